@@ -1,0 +1,32 @@
+//! Component `health`: `GET /health` (and `HEAD`), the check operators and monitors call.
+//!
+//! Answers 200 with the report when the database and the key-value store work, 503 with the same
+//! report shape when one of them does not. It needs no key.
+
+use api::{ApiError, ApiResponse};
+use health_check::{check, Services};
+use platform_spin::{respond, SpinDb, SpinKv, SpinVariables, SystemClock};
+use spin_sdk::http::{Method, Request, Response};
+use spin_sdk::http_component;
+
+#[http_component]
+fn handle(request: Request) -> Response {
+    respond(route(&request))
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    let head = match request.method() {
+        Method::Get => false,
+        Method::Head => true,
+        _ => return Err(ApiError::method_not_allowed(&["GET", "HEAD"])),
+    };
+    let db = SpinDb::new("default");
+    let kv = SpinKv::new("default");
+    let report = check(&Services { db: &db, kv: &kv, vars: &SpinVariables, clock: &SystemClock });
+    let status = if report.is_healthy() { 200 } else { 503 };
+    let mut response = ApiResponse::json(status, &report).with_header("cache-control", "no-store");
+    if head {
+        response.body.clear();
+    }
+    Ok(response)
+}

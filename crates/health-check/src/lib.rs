@@ -1,0 +1,181 @@
+//! The health check behind `GET /health`.
+//!
+//! A check that only answers "ok" proves little, so this one exercises every host service a request
+//! relies on: it reads the `deployment_name` variable, records the check in the database (one
+//! upsert that returns the running count) and in the key-value store (the time of the previous
+//! check), and reports what it found. Operators point load balancers and monitors at it; the
+//! counters also show that data survives restarts.
+
+use std::time::SystemTime;
+
+use platform::{Clock, Database, KeyValue, Value, Variables};
+use serde::Serialize;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// The variable naming this deployment in the report.
+pub const DEPLOYMENT_VARIABLE: &str = "deployment_name";
+/// The key-value key holding the time of the last check.
+pub const LAST_CHECK_KEY: &str = "health:last-check-at";
+
+const SQL_RECORD_CHECK: &str = "INSERT INTO health_checks (id, checks, last_check_at) VALUES (1, 1, ?)
+    ON CONFLICT (id) DO UPDATE SET checks = checks + 1, last_check_at = excluded.last_check_at
+    RETURNING checks";
+
+/// What `GET /health` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// `ok` when every check passed, `unavailable` otherwise.
+    pub status: &'static str,
+    /// The `deployment_name` variable, if set.
+    pub deployment: Option<String>,
+    /// When this check ran (RFC 3339, UTC).
+    pub checked_at: String,
+    pub checks: Checks,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Checks {
+    pub database: DatabaseCheck,
+    pub key_value: KeyValueCheck,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DatabaseCheck {
+    pub status: &'static str,
+    /// How many checks the database has recorded, this one included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks_recorded: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyValueCheck {
+    pub status: &'static str,
+    /// When the previous check ran, as the store remembered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_check_at: Option<String>,
+}
+
+impl Report {
+    /// Whether every check passed.
+    pub fn is_healthy(&self) -> bool {
+        self.status == "ok"
+    }
+}
+
+/// The services a check needs.
+pub struct Services<'a> {
+    pub db: &'a dyn Database,
+    pub kv: &'a dyn KeyValue,
+    pub vars: &'a dyn Variables,
+    pub clock: &'a dyn Clock,
+}
+
+/// Runs every check. A failing service makes its check `error` and the report `unavailable`;
+/// the cause goes to the log, never into the report.
+pub fn check(services: &Services<'_>) -> Report {
+    let checked_at = rfc3339(services.clock.now());
+    let deployment = services.vars.get(DEPLOYMENT_VARIABLE).unwrap_or_else(|error| {
+        eprintln!("health: reading variable {DEPLOYMENT_VARIABLE}: {error}");
+        None
+    });
+    let database = match record_in_database(services.db, &checked_at) {
+        Ok(count) => DatabaseCheck { status: "ok", checks_recorded: Some(count) },
+        Err(error) => {
+            eprintln!("health: database check failed: {error}");
+            DatabaseCheck { status: "error", checks_recorded: None }
+        }
+    };
+    let key_value = match record_in_key_value(services.kv, &checked_at) {
+        Ok(previous) => KeyValueCheck { status: "ok", previous_check_at: previous },
+        Err(error) => {
+            eprintln!("health: key-value check failed: {error}");
+            KeyValueCheck { status: "error", previous_check_at: None }
+        }
+    };
+    let healthy = database.status == "ok" && key_value.status == "ok";
+    Report {
+        status: if healthy { "ok" } else { "unavailable" },
+        deployment,
+        checked_at,
+        checks: Checks { database, key_value },
+    }
+}
+
+fn record_in_database(db: &dyn Database, checked_at: &str) -> Result<i64, platform::DbError> {
+    let result = db.execute(SQL_RECORD_CHECK, &[Value::from(checked_at)])?;
+    let row = result.first().ok_or_else(|| platform::DbError::Decode("the upsert returned no row".into()))?;
+    row.get(0)
+}
+
+fn record_in_key_value(kv: &dyn KeyValue, checked_at: &str) -> Result<Option<String>, platform::KvError> {
+    let previous = kv.get(LAST_CHECK_KEY)?.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    kv.set(LAST_CHECK_KEY, checked_at.as_bytes())?;
+    Ok(previous)
+}
+
+fn rfc3339(now: SystemTime) -> String {
+    OffsetDateTime::from(now).format(&Rfc3339).unwrap_or_else(|_| "invalid time".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::time::Duration;
+
+    use platform::native::{SqliteDb, SqliteKv};
+    use platform::{DbError, FixedClock, QueryResult};
+
+    use super::*;
+
+    const MIGRATION: &str = include_str!("../../../sql/0001_health.sql");
+
+    fn database() -> SqliteDb {
+        let db = SqliteDb::open_in_memory().unwrap();
+        db.migrate(&[MIGRATION]).unwrap();
+        db
+    }
+
+    #[test]
+    fn a_healthy_check_counts_itself_and_remembers_the_previous_one() {
+        let db = database();
+        let kv = SqliteKv::open_in_memory("default").unwrap();
+        let vars = HashMap::from([(DEPLOYMENT_VARIABLE.to_owned(), "eu-1".to_owned())]);
+        let clock = FixedClock::at_unix(1_700_000_000);
+        let services = Services { db: &db, kv: &kv, vars: &vars, clock: &clock };
+
+        let first = check(&services);
+        clock.advance(Duration::from_secs(60));
+        let second = check(&services);
+
+        assert!(first.is_healthy());
+        assert_eq!(first.deployment.as_deref(), Some("eu-1"));
+        assert_eq!(first.checked_at, "2023-11-14T22:13:20Z");
+        assert_eq!(first.checks.database.checks_recorded, Some(1));
+        assert_eq!(first.checks.key_value.previous_check_at, None);
+        assert_eq!(second.checks.database.checks_recorded, Some(2));
+        assert_eq!(second.checks.key_value.previous_check_at.as_deref(), Some("2023-11-14T22:13:20Z"));
+    }
+
+    struct BrokenDb;
+    impl Database for BrokenDb {
+        fn execute(&self, _: &str, _: &[Value]) -> Result<QueryResult, DbError> {
+            Err(DbError::Other("disk I/O error at /var/lib/secret-path".into()))
+        }
+    }
+
+    #[test]
+    fn a_failing_database_makes_the_report_unavailable_without_leaking_the_cause() {
+        let kv = SqliteKv::open_in_memory("default").unwrap();
+        let vars = HashMap::new();
+        let clock = FixedClock::at_unix(0);
+        let report = check(&Services { db: &BrokenDb, kv: &kv, vars: &vars, clock: &clock });
+
+        assert!(!report.is_healthy());
+        assert_eq!(report.deployment, None);
+        assert_eq!(report.checks.database, DatabaseCheck { status: "error", checks_recorded: None });
+        assert_eq!(report.checks.key_value.status, "ok");
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(!json.contains("secret-path"), "{json}");
+    }
+}

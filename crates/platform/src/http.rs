@@ -1,0 +1,64 @@
+//! Outbound HTTP requests, whole-body (engines and webhooks send small JSON documents).
+
+/// A request to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpRequest {
+    pub method: String,
+    /// An absolute `http://` or `https://` URL.
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpRequest {
+    pub fn new(method: &str, url: impl Into<String>) -> Self {
+        HttpRequest { method: method.to_owned(), url: url.into(), headers: Vec::new(), body: Vec::new() }
+    }
+
+    pub fn header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_owned(), value.into()));
+        self
+    }
+
+    pub fn body(mut self, body: impl Into<Vec<u8>>) -> Self {
+        self.body = body.into();
+        self
+    }
+}
+
+/// The response to a [`HttpRequest`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    /// The first header of that name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
+}
+
+/// Why no response arrived.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum HttpError {
+    /// The host refused to send it (the destination is not an allowed outbound host).
+    #[error("request to {0} denied by the host")]
+    Denied(String),
+    /// No connection could be made, or it broke.
+    #[error("could not reach {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    /// The response did not arrive in time.
+    #[error("request to {0} timed out")]
+    Timeout(String),
+    /// The request itself was malformed.
+    #[error("invalid request: {0}")]
+    Invalid(String),
+}
+
+/// Sends requests to other services.
+pub trait OutboundHttp {
+    fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError>;
+}

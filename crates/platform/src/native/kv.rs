@@ -1,0 +1,135 @@
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension};
+
+use super::sqlite::BUSY_TIMEOUT;
+use crate::kv::{KeyValue, KvError};
+
+/// The table holding every store, laid out as Spin's own SQLite key-value store lays it out, so a
+/// state directory written by one host can be read by the other.
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS spin_key_value (
+    store TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (store, key)
+)";
+
+/// One named store inside a SQLite database.
+pub struct SqliteKv {
+    connection: Connection,
+    store: String,
+}
+
+impl SqliteKv {
+    /// Opens the store named `store` in the database file at `path`.
+    pub fn open(path: &Path, store: &str) -> Result<Self, KvError> {
+        Self::prepare(Connection::open(path).map_err(kv_error)?, store)
+    }
+
+    /// A store in a fresh private in-memory database.
+    pub fn open_in_memory(store: &str) -> Result<Self, KvError> {
+        Self::prepare(Connection::open_in_memory().map_err(kv_error)?, store)
+    }
+
+    fn prepare(connection: Connection, store: &str) -> Result<Self, KvError> {
+        connection.busy_timeout(BUSY_TIMEOUT).map_err(kv_error)?;
+        connection.execute(CREATE_TABLE, []).map_err(kv_error)?;
+        Ok(SqliteKv { connection, store: store.to_owned() })
+    }
+
+    /// Switches the file to write-ahead logging without a sync per write: a crash of the machine
+    /// may lose the last writes, which is what a store for losable data can afford.
+    pub fn tune_for_throughput(&self) -> Result<(), KvError> {
+        self.connection
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            .map_err(kv_error)
+    }
+
+    /// The same database, another store in it.
+    pub fn with_store(&self, store: &str) -> Result<SqliteKv, KvError> {
+        let path = self.connection.path().filter(|path| !path.is_empty());
+        match path {
+            Some(path) => Self::open(Path::new(path), store),
+            None => Err(KvError::Other("an in-memory store cannot be shared".into())),
+        }
+    }
+}
+
+impl KeyValue for SqliteKv {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, KvError> {
+        self.connection
+            .prepare_cached("SELECT value FROM spin_key_value WHERE store = ?1 AND key = ?2")
+            .and_then(|mut statement| statement.query_row((&self.store, key), |row| row.get(0)).optional())
+            .map_err(kv_error)
+    }
+
+    fn set(&self, key: &str, value: &[u8]) -> Result<(), KvError> {
+        self.connection
+            .prepare_cached(
+                "INSERT INTO spin_key_value (store, key, value) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (store, key) DO UPDATE SET value = excluded.value",
+            )
+            .and_then(|mut statement| statement.execute((&self.store, key, value)))
+            .map(|_| ())
+            .map_err(kv_error)
+    }
+
+    fn delete(&self, key: &str) -> Result<(), KvError> {
+        self.connection
+            .prepare_cached("DELETE FROM spin_key_value WHERE store = ?1 AND key = ?2")
+            .and_then(|mut statement| statement.execute((&self.store, key)))
+            .map(|_| ())
+            .map_err(kv_error)
+    }
+
+    fn exists(&self, key: &str) -> Result<bool, KvError> {
+        self.connection
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM spin_key_value WHERE store = ?1 AND key = ?2)")
+            .and_then(|mut statement| statement.query_row((&self.store, key), |row| row.get(0)))
+            .map_err(kv_error)
+    }
+
+    fn keys(&self) -> Result<Vec<String>, KvError> {
+        let mut statement = self
+            .connection
+            .prepare_cached("SELECT key FROM spin_key_value WHERE store = ?1 ORDER BY key")
+            .map_err(kv_error)?;
+        let keys = statement.query_map([&self.store], |row| row.get(0)).map_err(kv_error)?;
+        keys.collect::<Result<_, _>>().map_err(kv_error)
+    }
+}
+
+fn kv_error(error: rusqlite::Error) -> KvError {
+    KvError::Other(error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_stored_replaced_and_deleted() {
+        let kv = SqliteKv::open_in_memory("default").unwrap();
+        assert_eq!(kv.get("a").unwrap(), None);
+        kv.set("a", b"one").unwrap();
+        kv.set("a", b"two").unwrap();
+        kv.set("b", b"").unwrap();
+        assert_eq!(kv.get("a").unwrap().as_deref(), Some(&b"two"[..]));
+        assert!(kv.exists("b").unwrap());
+        assert_eq!(kv.keys().unwrap(), ["a", "b"]);
+        kv.delete("a").unwrap();
+        kv.delete("never-there").unwrap();
+        assert!(!kv.exists("a").unwrap());
+    }
+
+    #[test]
+    fn stores_in_one_file_do_not_see_each_other() {
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("kv.db");
+        let first = SqliteKv::open(&path, "default").unwrap();
+        let second = first.with_store("other").unwrap();
+        first.set("key", b"first").unwrap();
+        assert_eq!(second.get("key").unwrap(), None);
+        assert_eq!(SqliteKv::open(&path, "default").unwrap().get("key").unwrap().as_deref(), Some(&b"first"[..]));
+    }
+}

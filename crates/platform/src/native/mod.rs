@@ -1,0 +1,13 @@
+//! Native implementations of the platform traits, for unit tests and native programs.
+//!
+//! [`SqliteDb`] and [`SqliteKv`] keep data in SQLite files (or in memory) through rusqlite; the
+//! local runner serves `spin:sqlite` and the key-value store with these same types, so the SQL a
+//! unit test runs behaves as it does inside a component. [`UreqHttp`] sends plain-HTTP requests.
+
+mod http;
+mod kv;
+mod sqlite;
+
+pub use http::UreqHttp;
+pub use kv::SqliteKv;
+pub use sqlite::{SqliteDb, execute_on, migrate, BUSY_TIMEOUT};

@@ -1,0 +1,304 @@
+//! Loading an application: manifest, variables, storage, compiled and pre-instantiated
+//! components, and the routing table. Everything that can be wrong with an application is found
+//! here, before the first request, and reported with what to do about it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use wasmtime::component::Component as WasmComponent;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime_wasi_http::p2::bindings::ProxyPre;
+
+use crate::files;
+use crate::host::key_value::KvStore;
+use crate::host::sqlite::{SqlitePool, run_startup_sql};
+use crate::host::{ComponentHost, HostState, PROVIDED_INTERFACES, linker};
+use crate::manifest::Manifest;
+use crate::outbound::AllowedHosts;
+use crate::routes::{Route, Router};
+use crate::runtime_config::RuntimeConfig;
+use crate::variables::AppVariables;
+
+/// The default database's file in the state directory (Spin's name for it).
+pub const DEFAULT_DATABASE_FILE: &str = "sqlite_db.db";
+/// The default key-value store's file in the state directory (Spin's name for it).
+pub const DEFAULT_KEY_VALUE_FILE: &str = "sqlite_key_value.db";
+
+/// How to load the application.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub manifest: PathBuf,
+    /// `None` for `<manifest dir>/.spin`; an empty path keeps all data in memory.
+    pub state_dir: Option<PathBuf>,
+    pub runtime_config: Option<PathBuf>,
+    /// `--sqlite` arguments: `@file.sql[:label]` or one statement.
+    pub sqlite: Vec<String>,
+    /// `--env NAME=VALUE`, added to every component's environment.
+    pub env: Vec<(String, String)>,
+    /// `--variable name=value`.
+    pub variables: Vec<(String, String)>,
+    /// `--key-value key=value`, written to the default store at start.
+    pub key_values: Vec<(String, String)>,
+    /// The most linear memory one instance may grow to.
+    pub max_instance_memory: usize,
+    /// Where compiled components are cached between starts (`None`: no cache).
+    pub cache: bool,
+    /// The origin requests to the application itself go to.
+    pub self_origin: String,
+}
+
+/// One loaded component, ready to be instantiated per request.
+pub struct LoadedComponent {
+    pub host: Arc<ComponentHost>,
+    pub pre: ProxyPre<HostState>,
+}
+
+/// A loaded application.
+pub struct App {
+    pub manifest: Manifest,
+    pub router: Router<Arc<LoadedComponent>>,
+    pub databases: Vec<Arc<SqlitePool>>,
+    pub key_value_stores: Vec<Arc<KvStore>>,
+    /// Holds the staged `files` mounts; removed when the app is dropped.
+    _work_dir: tempfile::TempDir,
+}
+
+impl App {
+    pub fn load(options: &LoadOptions) -> anyhow::Result<App> {
+        let manifest = Manifest::load(&options.manifest)?;
+        let cwd = std::env::current_dir().context("cannot read the current directory")?;
+        let runtime_config = match &options.runtime_config {
+            Some(path) => RuntimeConfig::load(path, &cwd)?,
+            None => RuntimeConfig::default(),
+        };
+        let state_dir = match options.state_dir.clone().or_else(|| runtime_config.state_dir.clone()) {
+            Some(dir) if dir.as_os_str().is_empty() => None,
+            Some(dir) => Some(cwd.join(dir)),
+            None => Some(manifest.dir.join(".spin")),
+        };
+        if let Some(dir) = &state_dir {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the state directory {}", dir.display()))?;
+        }
+        let variables = AppVariables::resolve(&manifest, &options.variables, |name| std::env::var(name).ok())?;
+
+        let databases = open_databases(&manifest, &runtime_config, state_dir.as_deref())?;
+        run_sqlite_arguments(&options.sqlite, &databases)?;
+        let stores = open_key_value_stores(&manifest, &runtime_config, state_dir.as_deref())?;
+        if !options.key_values.is_empty() {
+            let default = stores.get("default").context("--key-value needs the default key-value store")?;
+            for (key, value) in &options.key_values {
+                default.set(key, value.as_bytes()).with_context(|| format!("--key-value {key}"))?;
+            }
+        }
+
+        let engine = engine(options)?;
+        let linker = linker(&engine)?;
+        let work_dir = tempfile::Builder::new().prefix("glossa-up-").tempdir().context("cannot create a working directory")?;
+        let mut compiled: BTreeMap<PathBuf, WasmComponent> = BTreeMap::new();
+        let mut loaded = BTreeMap::new();
+        for (id, component) in &manifest.components {
+            let context = || format!("component `{id}`");
+            let wasm = match compiled.get(&component.source) {
+                Some(wasm) => wasm.clone(),
+                None => {
+                    let wasm = compile(&engine, &component.source).with_context(context)?;
+                    compiled.insert(component.source.clone(), wasm.clone());
+                    wasm
+                }
+            };
+            check_imports(&engine, &wasm).with_context(context)?;
+            let pre = linker.instantiate_pre(&wasm).map_err(anyhow::Error::from).with_context(context)?;
+            let pre = ProxyPre::new(pre)
+                .map_err(anyhow::Error::from)
+                .with_context(|| format!("component `{id}` does not export wasi:http/incoming-handler@0.2 (is it an HTTP component?)"))?;
+
+            let rendered: Vec<String> = component
+                .allowed_outbound_hosts
+                .iter()
+                .map(|template| template.render(|name| variables.get(name)))
+                .collect::<anyhow::Result<_>>()
+                .with_context(context)?;
+            let allowed_hosts = AllowedHosts::parse(&rendered).with_context(context)?;
+            let files = if component.files.is_empty() {
+                None
+            } else {
+                let target = files::component_dir(work_dir.path(), id);
+                files::stage(&manifest.dir, &component.files, &component.exclude_files, &target).with_context(context)?;
+                Some(target)
+            };
+            let mut environment: BTreeMap<String, String> = component.environment.clone();
+            environment.extend(options.env.iter().cloned());
+            let host = ComponentHost {
+                id: Arc::from(id.as_str()),
+                variables: variables.component_variables(component).with_context(context)?,
+                sqlite: component.sqlite_databases.iter().map(|label| (label.clone(), Arc::clone(&databases[label]))).collect(),
+                key_value: component.key_value_stores.iter().map(|label| (label.clone(), Arc::clone(&stores[label]))).collect(),
+                allowed_hosts: Arc::new(allowed_hosts),
+                environment: environment.into_iter().collect(),
+                files,
+                self_origin: Arc::from(options.self_origin.as_str()),
+                max_memory_bytes: options.max_instance_memory,
+            };
+            loaded.insert(id.clone(), Arc::new(LoadedComponent { host: Arc::new(host), pre }));
+        }
+
+        let routes: Vec<(Route, Arc<LoadedComponent>)> = manifest
+            .triggers
+            .iter()
+            .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
+            .collect();
+        Ok(App {
+            router: Router::new(routes),
+            databases: databases.into_values().collect(),
+            key_value_stores: stores.into_values().collect(),
+            manifest,
+            _work_dir: work_dir,
+        })
+    }
+
+    /// Closes every idle database connection (at shutdown).
+    pub fn close(&self) {
+        for database in &self.databases {
+            database.close_idle();
+        }
+    }
+}
+
+fn engine(options: &LoadOptions) -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config.wasm_component_model(true);
+    // Instances come from a pool of pre-reserved slots, so instantiating one per request costs
+    // microseconds. The pool bounds how many requests can run at once.
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(1_000)
+        .total_core_instances(10_000)
+        .total_memories(2_000)
+        .total_tables(2_000)
+        .total_stacks(1_000)
+        .max_memory_size(options.max_instance_memory);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    if options.cache {
+        let cache = wasmtime::Cache::new(wasmtime::CacheConfig::new()).map_err(anyhow::Error::from).context("cannot set up the compilation cache")?;
+        config.cache(Some(cache));
+    }
+    Engine::new(&config).map_err(anyhow::Error::from).context("cannot set up the WebAssembly engine")
+}
+
+fn compile(engine: &Engine, source: &Path) -> anyhow::Result<WasmComponent> {
+    if !source.is_file() {
+        bail!("{} does not exist: build the application first (`glossa build`, or `glossa up --build`)", source.display());
+    }
+    WasmComponent::from_file(engine, source).map_err(anyhow::Error::from).with_context(|| format!("{} is not a valid WebAssembly component", source.display()))
+}
+
+/// Fails, naming them, when the component imports interfaces the runner does not provide.
+fn check_imports(engine: &Engine, component: &WasmComponent) -> anyhow::Result<()> {
+    let unknown: Vec<String> = component
+        .component_type()
+        .imports(engine)
+        .map(|(name, _)| name.to_owned())
+        .filter(|name| !PROVIDED_INTERFACES.iter().any(|prefix| name.starts_with(prefix)))
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "it imports {} this runner does not provide: {}",
+            if unknown.len() == 1 { "an interface" } else { "interfaces" },
+            unknown.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Every database some component lists, plus `default`.
+fn open_databases(
+    manifest: &Manifest,
+    config: &RuntimeConfig,
+    state_dir: Option<&Path>,
+) -> anyhow::Result<BTreeMap<String, Arc<SqlitePool>>> {
+    let mut labels: Vec<String> = config.sqlite_databases.keys().cloned().collect();
+    labels.push("default".into());
+    let mut undefined = Vec::new();
+    for component in manifest.components.values() {
+        for label in &component.sqlite_databases {
+            if label != "default" && !config.sqlite_databases.contains_key(label) {
+                undefined.push(format!("component `{}` uses database `{label}`", component.id));
+            }
+        }
+    }
+    if !undefined.is_empty() {
+        bail!(
+            "some components use SQLite databases that are not defined ({}); define them in a runtime configuration file ([sqlite_database.<label>]) passed with --runtime-config-file",
+            undefined.join("; ")
+        );
+    }
+    let mut pools = BTreeMap::new();
+    for label in labels {
+        let path = match config.sqlite_databases.get(&label) {
+            Some(path) => path.clone(),
+            None => state_dir.map(|dir| dir.join(DEFAULT_DATABASE_FILE)),
+        };
+        if let Some(parent) = path.as_deref().and_then(Path::parent) {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        pools.insert(label.clone(), SqlitePool::new(&label, path));
+    }
+    Ok(pools)
+}
+
+/// Applies `--sqlite` arguments in order: `@file.sql` (or `@file.sql:label`) runs a script,
+/// anything else is one statement for the default database.
+fn run_sqlite_arguments(arguments: &[String], databases: &BTreeMap<String, Arc<SqlitePool>>) -> anyhow::Result<()> {
+    for argument in arguments {
+        let (script, label) = match argument.strip_prefix('@') {
+            Some(file) => {
+                let (path, label) = match file.rsplit_once(':') {
+                    Some((path, label)) if !label.contains('/') => (path, label),
+                    _ => (file, "default"),
+                };
+                let script = std::fs::read_to_string(path).with_context(|| format!("--sqlite {argument}: cannot read {path}"))?;
+                (script, label)
+            }
+            None => (argument.clone(), "default"),
+        };
+        let pool = databases
+            .get(label)
+            .with_context(|| format!("--sqlite {argument}: there is no database `{label}`"))?;
+        run_startup_sql(pool, &[script]).with_context(|| format!("--sqlite {argument}: the statements failed on database `{label}`"))?;
+    }
+    Ok(())
+}
+
+/// Every key-value store some component lists, plus `default`.
+fn open_key_value_stores(
+    manifest: &Manifest,
+    config: &RuntimeConfig,
+    state_dir: Option<&Path>,
+) -> anyhow::Result<BTreeMap<String, Arc<KvStore>>> {
+    let mut labels: Vec<String> = config.key_value_stores.keys().cloned().collect();
+    labels.push("default".into());
+    for component in manifest.components.values() {
+        for label in &component.key_value_stores {
+            if label != "default" && !config.key_value_stores.contains_key(label) {
+                bail!(
+                    "component `{}` uses key-value store `{label}`, which is not defined; define it in a runtime configuration file ([key_value_store.{label}]) passed with --runtime-config-file",
+                    component.id
+                );
+            }
+        }
+    }
+    let mut stores = BTreeMap::new();
+    for label in labels {
+        let path = match config.key_value_stores.get(&label) {
+            Some(path) => path.clone(),
+            None => state_dir.map(|dir| dir.join(DEFAULT_KEY_VALUE_FILE)),
+        };
+        if let Some(parent) = path.as_deref().and_then(Path::parent) {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        let store = KvStore::open(&label, path).with_context(|| format!("cannot open key-value store `{label}`"))?;
+        stores.insert(label, store);
+    }
+    Ok(stores)
+}

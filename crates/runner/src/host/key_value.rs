@@ -1,0 +1,120 @@
+//! `fermyon:spin/key-value@2.0.0`: named stores in one SQLite file, laid out as Spin lays them out.
+//!
+//! Each store label has one connection, shared behind a lock (as in Spin); operations run on the
+//! blocking thread pool.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use platform::native::SqliteKv;
+use platform::{KeyValue, KvError};
+use wasmtime::component::Resource;
+
+use super::HostState;
+use super::bindings::fermyon::spin::key_value as wit;
+
+/// One labelled store of the application.
+pub struct KvStore {
+    label: String,
+    path: Option<PathBuf>,
+    store: Mutex<SqliteKv>,
+}
+
+impl KvStore {
+    /// Opens the store `label` in the SQLite file at `path` (in memory when `None`).
+    pub fn open(label: &str, path: Option<PathBuf>) -> anyhow::Result<Arc<KvStore>> {
+        let store = match &path {
+            Some(path) => {
+                let store = SqliteKv::open(path, label)?;
+                // Losable data: write-ahead logging without a sync per write keeps sets cheap.
+                store.tune_for_throughput()?;
+                store
+            }
+            None => SqliteKv::open_in_memory(label)?,
+        };
+        Ok(Arc::new(KvStore { label: label.to_owned(), path, store: Mutex::new(store) }))
+    }
+
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    pub fn path(&self) -> Option<&PathBuf> {
+        self.path.as_ref()
+    }
+
+    /// Writes a value directly (`--key-value key=value` at start).
+    pub fn set(&self, key: &str, value: &[u8]) -> Result<(), KvError> {
+        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).set(key, value)
+    }
+
+    async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        operation: impl FnOnce(&SqliteKv) -> Result<T, KvError> + Send + 'static,
+    ) -> Result<T, KvError> {
+        let store = Arc::clone(self);
+        tokio::task::spawn_blocking(move || operation(&store.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())))
+            .await
+            .unwrap_or_else(|join| Err(KvError::Other(format!("key-value task failed: {join}"))))
+    }
+}
+
+/// The host side of a guest's `store` resource.
+pub struct Store(Arc<KvStore>);
+
+fn to_wit(error: KvError) -> wit::Error {
+    match error {
+        KvError::NoSuchStore => wit::Error::NoSuchStore,
+        KvError::AccessDenied => wit::Error::AccessDenied,
+        KvError::Other(message) => wit::Error::Other(message),
+    }
+}
+
+impl HostState {
+    fn kv(&self, store: &Resource<Store>) -> wasmtime::Result<Arc<KvStore>> {
+        Ok(Arc::clone(&self.table.get(store)?.0))
+    }
+}
+
+impl wit::Host for HostState {}
+
+impl wit::HostStore for HostState {
+    async fn open(&mut self, label: String) -> wasmtime::Result<Result<Resource<Store>, wit::Error>> {
+        // A store the component does not list is denied, whether or not it exists (as in Spin).
+        let Some(store) = self.component.key_value.get(&label) else {
+            return Ok(Err(wit::Error::AccessDenied));
+        };
+        let store = Store(Arc::clone(store));
+        Ok(self.table.push(store).map_err(|error| wit::Error::Other(error.to_string())))
+    }
+
+    async fn get(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<Option<Vec<u8>>, wit::Error>> {
+        let store = self.kv(&store)?;
+        Ok(store.run(move |kv| kv.get(&key)).await.map_err(to_wit))
+    }
+
+    async fn set(&mut self, store: Resource<Store>, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), wit::Error>> {
+        let store = self.kv(&store)?;
+        Ok(store.run(move |kv| kv.set(&key, &value)).await.map_err(to_wit))
+    }
+
+    async fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
+        let store = self.kv(&store)?;
+        Ok(store.run(move |kv| kv.delete(&key)).await.map_err(to_wit))
+    }
+
+    async fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {
+        let store = self.kv(&store)?;
+        Ok(store.run(move |kv| kv.exists(&key)).await.map_err(to_wit))
+    }
+
+    async fn get_keys(&mut self, store: Resource<Store>) -> wasmtime::Result<Result<Vec<String>, wit::Error>> {
+        let store = self.kv(&store)?;
+        Ok(store.run(|kv| kv.keys()).await.map_err(to_wit))
+    }
+
+    async fn drop(&mut self, store: Resource<Store>) -> wasmtime::Result<()> {
+        self.table.delete(store)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,192 @@
+//! `glossa`: builds and serves the Glossa application locally, the way the Spin CLI would.
+//!
+//! `glossa build` runs the components' build commands from `spin.toml`; `glossa up` serves the
+//! application with Spin's routing, host interfaces and storage layout. See ARCHITECTURE.md.
+
+mod app;
+mod build;
+mod files;
+mod host;
+mod manifest;
+mod outbound;
+mod routes;
+mod runtime_config;
+mod server;
+mod stdio;
+mod template;
+mod variables;
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::app::{App, LoadOptions};
+use crate::manifest::Manifest;
+use crate::variables::parse_assignment;
+
+#[derive(Parser)]
+#[command(name = "glossa", version, about = "Build and serve the Glossa application locally")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run each component's build command from the manifest.
+    Build(BuildArgs),
+    /// Serve the application.
+    Up(UpArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// The application manifest.
+    #[arg(short = 'f', long = "from", default_value = "spin.toml")]
+    manifest: PathBuf,
+    /// Build only this component (repeatable).
+    #[arg(short = 'c', long = "component-id")]
+    components: Vec<String>,
+}
+
+#[derive(Args)]
+struct UpArgs {
+    /// The application manifest.
+    #[arg(short = 'f', long = "from", default_value = "spin.toml")]
+    manifest: PathBuf,
+    /// The address to serve on.
+    #[arg(long, default_value = "127.0.0.1:3000", env = "SPIN_HTTP_LISTEN_ADDR")]
+    listen: String,
+    /// Where the databases and key-value stores live (default: `.spin` beside the manifest;
+    /// an empty value keeps everything in memory).
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
+    /// SQL to run at start: `@file.sql` (or `@file.sql:database`) or one statement (repeatable).
+    #[arg(long)]
+    sqlite: Vec<String>,
+    /// Runtime configuration: where databases and stores live.
+    #[arg(long, env = "RUNTIME_CONFIG_FILE")]
+    runtime_config_file: Option<PathBuf>,
+    /// Add NAME=VALUE to every component's environment (repeatable).
+    #[arg(short = 'e', long = "env", value_parser = parse_assignment)]
+    env: Vec<(String, String)>,
+    /// Set application variable NAME=VALUE (repeatable; beats SPIN_VARIABLE_*).
+    #[arg(long = "variable", value_parser = parse_assignment)]
+    variables: Vec<(String, String)>,
+    /// Write KEY=VALUE to the default key-value store at start (repeatable).
+    #[arg(long = "key-value", value_parser = parse_assignment)]
+    key_values: Vec<(String, String)>,
+    /// Build the components first.
+    #[arg(long)]
+    build: bool,
+    /// The most memory one component instance may use, in MiB.
+    #[arg(long, default_value_t = 512)]
+    max_instance_memory_mib: usize,
+    /// Compile the components afresh instead of using the compilation cache.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let outcome = match cli.command {
+        Command::Build(args) => Manifest::load(&args.manifest).and_then(|manifest| build::build(&manifest, &args.components)),
+        Command::Up(args) => up(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("Error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("GLOSSA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,wasmtime=warn,cranelift=warn"));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_target(false)
+        .init();
+}
+
+fn up(args: UpArgs) -> anyhow::Result<()> {
+    if args.build {
+        build::build(&Manifest::load(&args.manifest)?, &[])?;
+    }
+    let listen = resolve_listen(&args.listen)?;
+    let options = LoadOptions {
+        manifest: args.manifest,
+        state_dir: args.state_dir,
+        runtime_config: args.runtime_config_file,
+        sqlite: args.sqlite,
+        env: args.env,
+        variables: args.variables,
+        key_values: args.key_values,
+        max_instance_memory: args.max_instance_memory_mib.saturating_mul(1 << 20),
+        cache: !args.no_cache,
+        self_origin: format!("http://{listen}"),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the event loop")?;
+    runtime.block_on(async move {
+        let app = tokio::task::spawn_blocking(move || App::load(&options)).await.context("loading the application failed")??;
+        let listener = server::bind(listen).await?;
+        print_routes(&app, listener.local_addr()?);
+        server::serve(Arc::new(app), listener).await
+    })
+}
+
+/// Resolves `host:port`, preferring IPv4 loopback for `localhost` as Spin does.
+fn resolve_listen(listen: &str) -> anyhow::Result<SocketAddr> {
+    let addresses: Vec<SocketAddr> = listen
+        .to_socket_addrs()
+        .with_context(|| format!("--listen {listen} is not a host:port address"))?
+        .collect();
+    addresses
+        .iter()
+        .find(|address| address.is_ipv4())
+        .or_else(|| addresses.first())
+        .copied()
+        .with_context(|| format!("--listen {listen} resolves to no address"))
+}
+
+fn print_routes(app: &App, address: SocketAddr) {
+    eprintln!("Serving http://{address}");
+    eprintln!("Available Routes:");
+    for trigger in &app.manifest.triggers {
+        if matches!(trigger.route, routes::Route::Private) {
+            continue;
+        }
+        let route = trigger.route.raw();
+        let shown = match route.strip_suffix("/...") {
+            Some(prefix) => format!("{prefix} (wildcard)"),
+            None if route == "/..." => "/ (wildcard)".to_owned(),
+            None => route.to_owned(),
+        };
+        eprintln!("  {}: http://{address}{shown}", trigger.component);
+        if let Some(description) = app.manifest.component(&trigger.component).and_then(|c| c.description.as_deref()) {
+            eprintln!("    {description}");
+        }
+    }
+    for database in &app.databases {
+        if let Some(path) = database.path() {
+            if database.label() == "default" {
+                eprintln!("Storing default SQLite data to {:?}", path);
+            }
+        }
+    }
+    for store in &app.key_value_stores {
+        if let (Some(path), "default") = (store.path(), store.label()) {
+            eprintln!("Storing default key-value data to {:?}", path);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! The HTTP server: routes each request to its component, runs it in a fresh instance, and logs
+//! one line per request.
+//!
+//! A component that traps, or returns without a response, costs that request a 500 (empty body,
+//! as Spin answers) and nothing else. On SIGINT or SIGTERM the server stops accepting
+//! connections, lets the requests in flight finish, and closes the databases.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use wasmtime::Store;
+use wasmtime_wasi_http::WasiHttpView;
+use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
+
+use crate::app::{App, LoadedComponent};
+use crate::host::HostState;
+use crate::routes::{Route, RouteMatch};
+
+/// How long in-flight requests get to finish after a shutdown signal.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// The prefix of paths the host answers itself.
+const RESERVED_PREFIX: &str = "/.well-known/spin/";
+
+type ResponseBody = http_body_util::combinators::UnsyncBoxBody<Bytes, anyhow::Error>;
+
+/// Binds `listen`, failing clearly when the address is taken.
+pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(listen).await.map_err(|error| match error.kind() {
+        std::io::ErrorKind::AddrInUse => anyhow::anyhow!("{listen} is already in use: stop whatever listens there, or pass another --listen address"),
+        _ => anyhow::Error::new(error).context(format!("cannot listen on {listen}")),
+    })
+}
+
+/// Serves `app` on `listener` until SIGINT or SIGTERM, then drains and closes.
+pub async fn serve(app: Arc<App>, listener: TcpListener) -> anyhow::Result<()> {
+    let local = listener.local_addr().context("cannot read the listening address")?;
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown_signal());
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(connection) => connection,
+                    Err(error) => {
+                        tracing::warn!("accepting a connection failed: {error}");
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let app = Arc::clone(&app);
+                let service = hyper::service::service_fn(move |request| {
+                    let app = Arc::clone(&app);
+                    async move { Ok::<_, Infallible>(handle(app, request, peer, local).await) }
+                });
+                let connection = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service);
+                let connection = graceful.watch(connection);
+                tokio::spawn(async move {
+                    if let Err(error) = connection.await {
+                        tracing::debug!("connection from {peer} ended: {error}");
+                    }
+                });
+            }
+            signal = &mut shutdown => {
+                tracing::info!("{signal}: finishing the requests in flight");
+                break;
+            }
+        }
+    }
+    drop(listener);
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
+        tracing::warn!("requests still running after {} s were cut off", SHUTDOWN_GRACE.as_secs());
+    }
+    app.close();
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate()).expect("install the SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => "SIGINT",
+        _ = terminate.recv() => "SIGTERM",
+    }
+}
+
+async fn handle(app: Arc<App>, request: Request<Incoming>, peer: SocketAddr, local: SocketAddr) -> Response<ResponseBody> {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let (response, component, instantiation) = dispatch(&app, request, peer, local).await;
+    let status = response.status().as_u16();
+    let component = component.as_deref().unwrap_or("-");
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    match instantiation {
+        Some(instantiation) => tracing::info!(
+            "{method} {path} {status} {component} {millis:.2} ms (instantiated in {} µs)",
+            instantiation.as_micros()
+        ),
+        None => tracing::info!("{method} {path} {status} {component} {millis:.2} ms"),
+    }
+    response
+}
+
+/// Answers one request; also says which component served it and how long instantiating took.
+async fn dispatch(
+    app: &App,
+    request: Request<Incoming>,
+    peer: SocketAddr,
+    local: SocketAddr,
+) -> (Response<ResponseBody>, Option<Arc<str>>, Option<Duration>) {
+    let path = request.uri().path();
+    if let Some(reserved) = path.strip_prefix(RESERVED_PREFIX) {
+        return (reserved_response(app, reserved), None, None);
+    }
+    let Some((route, found, component)) = app.router.route(path) else {
+        return (empty(StatusCode::NOT_FOUND), None, None);
+    };
+    let id = Arc::clone(&component.host.id);
+    match run_component(component, route, found, request, peer, local).await {
+        Ok((response, instantiation)) => (response, Some(id), Some(instantiation)),
+        Err(error) => {
+            tracing::error!(component = %id, "request failed: {error:?}");
+            (empty(StatusCode::INTERNAL_SERVER_ERROR), Some(id), None)
+        }
+    }
+}
+
+async fn run_component(
+    component: &Arc<LoadedComponent>,
+    route: &Route,
+    found: RouteMatch,
+    request: Request<Incoming>,
+    peer: SocketAddr,
+    local: SocketAddr,
+) -> anyhow::Result<(Response<ResponseBody>, Duration)> {
+    let request = with_spin_headers(request, route, &found, peer, local)?;
+    let mut store = Store::new(component.pre.engine(), HostState::new(Arc::clone(&component.host))?);
+    store.limiter(|state| state.limits());
+    let incoming = store.data_mut().http().new_incoming_request(Scheme::Http, request)?;
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    let outparam = store.data_mut().http().new_response_outparam(sender)?;
+
+    let instantiating = Instant::now();
+    let proxy = component.pre.instantiate_async(&mut store).await.map_err(anyhow::Error::from).context("instantiating the component failed")?;
+    let instantiation = instantiating.elapsed();
+    // The guest runs in its own task so that it can keep streaming the body after it has
+    // handed over the response head.
+    let task = tokio::spawn(async move {
+        proxy.wasi_http_incoming_handler().call_handle(&mut store, incoming, outparam).await
+    });
+    match receiver.await {
+        Ok(Ok(response)) => Ok((response.map(|body| body.map_err(anyhow::Error::from).boxed_unsync()), instantiation)),
+        Ok(Err(code)) => Err(anyhow::anyhow!("the component answered with error code {code:?}")),
+        Err(_) => {
+            let outcome = task.await.context("the component's task failed")?;
+            let error = match outcome {
+                Ok(()) => anyhow::anyhow!("the component returned without setting a response"),
+                Err(trap) => anyhow::Error::from(trap).context("the component trapped before responding"),
+            };
+            Err(error)
+        }
+    }
+}
+
+/// Adds the headers Spin gives components: the full URL, what the route matched, the client.
+fn with_spin_headers(
+    mut request: Request<Incoming>,
+    route: &Route,
+    found: &RouteMatch,
+    peer: SocketAddr,
+    local: SocketAddr,
+) -> anyhow::Result<Request<Incoming>> {
+    let host = match request.headers().get(http::header::HOST) {
+        Some(host) => host.to_str().context("the Host header is not text")?.to_owned(),
+        None => {
+            let host = local.to_string();
+            request.headers_mut().insert(http::header::HOST, HeaderValue::from_str(&host)?);
+            host
+        }
+    };
+    let path_and_query = request.uri().path_and_query().map_or("/", |value| value.as_str()).to_owned();
+    let mut headers = vec![
+        ("spin-full-url", format!("http://{host}{path_and_query}")),
+        ("spin-path-info", found.path_info.clone()),
+        ("spin-matched-route", route.normalized()),
+        ("spin-base-path", "/".to_owned()),
+        ("spin-raw-component-route", route.raw().to_owned()),
+        ("spin-component-route", route.component_route().to_owned()),
+        ("spin-client-addr", peer.to_string()),
+    ]
+    .into_iter()
+    .map(|(name, value)| (HeaderName::from_static(name), value))
+    .collect::<Vec<_>>();
+    for (name, value) in &found.params {
+        let name = format!("spin-path-match-{}", name.replace('_', "-").to_ascii_lowercase());
+        headers.push((HeaderName::from_bytes(name.as_bytes())?, value.clone()));
+    }
+    for (name, value) in headers {
+        request.headers_mut().append(name, HeaderValue::from_str(&value)?);
+    }
+    Ok(request)
+}
+
+/// `/.well-known/spin/health` and `/.well-known/spin/info`, answered by the host as Spin does.
+fn reserved_response(app: &App, name: &str) -> Response<ResponseBody> {
+    match name {
+        "health" => text(StatusCode::OK, "text/plain", "OK".into()),
+        "info" => {
+            let info = serde_json::json!({
+                "name": app.manifest.name,
+                "host": format!("glossa {}", env!("CARGO_PKG_VERSION")),
+            });
+            text(StatusCode::OK, "application/json", info.to_string())
+        }
+        _ => empty(StatusCode::NOT_FOUND),
+    }
+}
+
+fn text(status: StatusCode, content_type: &'static str, body: String) -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(Bytes::from(body)).map_err(|never| match never {}).boxed_unsync());
+    *response.status_mut() = status;
+    response.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+fn empty(status: StatusCode) -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(Bytes::new()).map_err(|never| match never {}).boxed_unsync());
+    *response.status_mut() = status;
+    response
+}
