@@ -56,7 +56,11 @@ fn main() {
         "wasmtime::component::bindgen!({{\n\
          \x20   path: {path:?},\n\
          \x20   world: \"glossa:runner/spin-host\",\n\
-         \x20   imports: {{ default: async | trappable }},\n\
+         \x20   imports: {{\n\
+         \x20       \"fermyon:spin/sqlite.[method]connection.execute\": async | trappable,\n\
+         \x20       \"spin:sqlite/sqlite.[method]connection.execute\": async | trappable,\n\
+         \x20       default: trappable,\n\
+         \x20   }},\n\
          \x20   with: {{\n\
          \x20       \"fermyon:spin/key-value.store\": crate::host::key_value::Store,\n\
          \x20       \"fermyon:spin/sqlite.connection\": crate::host::sqlite::Connection,\n\
@@ -86,21 +90,15 @@ fn spin_sdk_wit_dir(workspace_root: &Path) -> PathBuf {
         output = metadata(false);
     }
     if !output.status.success() {
-        panic!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        panic!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
     }
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("parse cargo metadata");
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("parse cargo metadata");
     let packages = metadata["packages"].as_array().expect("packages");
     let sdk = packages
         .iter()
         .find(|package| {
             package["name"] == "spin-sdk"
-                && package["version"]
-                    .as_str()
-                    .is_some_and(|version| version.starts_with(SPIN_SDK_MAJOR))
+                && package["version"].as_str().is_some_and(|version| version.starts_with(SPIN_SDK_MAJOR))
         })
         .expect("spin-sdk 5.x is not among the workspace's dependencies (the components use it)");
     let manifest_path = PathBuf::from(sdk["manifest_path"].as_str().expect("manifest_path"));

@@ -1,1 +1,345 @@
+//! The end-to-end harness: start the application for real, speak HTTP to it, stop it.
+//!
+//! [`TestApp`] builds the runner and the components once per test process, starts the
+//! application on a free port with a fresh state directory, waits until it answers, and stops it
+//! (SIGTERM) when dropped. It starts the local runner (`target/debug/glossa up`) by default and
+//! the real Spin CLI when `SPIN_BIN` names one (`$SPIN_BIN up --listen … --state-dir …
+//! --sqlite @…`), so the same tests run under both hosts.
 
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub use serde_json::{Value as Json, json};
+
+/// How long an application may take to answer after starting (it compiles its components).
+const START_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The workspace's root directory.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+}
+
+/// The real application's manifest.
+pub fn app_manifest() -> PathBuf {
+    workspace().join("spin.toml")
+}
+
+/// The runner's test application (component `probe` under several routes).
+pub fn probe_manifest() -> PathBuf {
+    workspace().join("tests/fixtures/spin.toml")
+}
+
+/// The real application's migrations, in order.
+pub fn app_migrations() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(workspace().join("sql"))
+        .expect("read sql/")
+        .map(|entry| entry.expect("sql/ entry").path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "sql"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Which host serves the application.
+fn spin_bin() -> Option<PathBuf> {
+    std::env::var_os("SPIN_BIN").filter(|value| !value.is_empty()).map(PathBuf::from)
+}
+
+/// The local runner's binary.
+fn runner_bin() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
+    target.join("debug").join("glossa")
+}
+
+/// Builds the runner (unless Spin serves) and the components of `manifest`, once per process.
+fn build_once(manifest: &Path) {
+    static BUILT: OnceLock<Mutex<Vec<PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Mutex::new(Vec::new()));
+    let mut built = built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if built.is_empty() && spin_bin().is_none() {
+        run(Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "runner", "--bin", "glossa"])
+            .current_dir(workspace()));
+    }
+    if !built.iter().any(|done| done == manifest) {
+        let mut command = match spin_bin() {
+            Some(spin) => Command::new(spin),
+            None => Command::new(runner_bin()),
+        };
+        run(command.arg("build").arg("-f").arg(manifest).current_dir(workspace()));
+        built.push(manifest.to_path_buf());
+    }
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
+    assert!(status.success(), "{command:?} failed: {status}");
+}
+
+/// How to start an application.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub manifest: PathBuf,
+    pub migrations: Vec<PathBuf>,
+    /// Extra environment for the host process (`SPIN_VARIABLE_*` for variables).
+    pub env: Vec<(String, String)>,
+    /// Extra arguments after `up`.
+    pub args: Vec<String>,
+}
+
+impl Options {
+    /// The real application with its migrations.
+    pub fn app() -> Options {
+        Options { manifest: app_manifest(), migrations: app_migrations(), env: Vec::new(), args: Vec::new() }
+    }
+
+    /// The runner's probe application.
+    pub fn probe() -> Options {
+        Options {
+            manifest: probe_manifest(),
+            migrations: vec![workspace().join("tests/fixtures/probe.sql")],
+            env: Vec::new(),
+            args: Vec::new(),
+        }
+    }
+
+    pub fn env(mut self, name: &str, value: &str) -> Options {
+        self.env.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    pub fn arg(mut self, arg: &str) -> Options {
+        self.args.push(arg.to_owned());
+        self
+    }
+}
+
+/// A running application.
+pub struct TestApp {
+    pub base_url: String,
+    pub options: Options,
+    child: Option<Child>,
+    state_dir: Arc<tempfile::TempDir>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+/// A response: status, headers and body.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> Json {
+        serde_json::from_slice(&self.body).unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.text()))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
+}
+
+impl TestApp {
+    /// Starts an application with a fresh state directory.
+    pub fn start(options: Options) -> TestApp {
+        let state_dir = Arc::new(tempfile::tempdir().expect("create a state directory"));
+        Self::start_in(options, state_dir)
+    }
+
+    /// Starts an application on an existing state directory (to test persistence).
+    pub fn start_in(options: Options, state_dir: Arc<tempfile::TempDir>) -> TestApp {
+        Self::try_start_in(options, state_dir).unwrap_or_else(|log| panic!("the application did not start:\n{log}"))
+    }
+
+    /// Starts an application, or returns what it logged when it exits or never answers.
+    pub fn try_start(options: Options) -> Result<TestApp, String> {
+        Self::try_start_in(options, Arc::new(tempfile::tempdir().expect("create a state directory")))
+    }
+
+    fn try_start_in(options: Options, state_dir: Arc<tempfile::TempDir>) -> Result<TestApp, String> {
+        build_once(&options.manifest);
+        let port = free_port();
+        let listen = format!("127.0.0.1:{port}");
+        let mut command = match spin_bin() {
+            Some(spin) => Command::new(spin),
+            None => Command::new(runner_bin()),
+        };
+        command
+            .arg("up")
+            .arg("-f")
+            .arg(&options.manifest)
+            .args(["--listen", &listen])
+            .arg("--state-dir")
+            .arg(state_dir.path());
+        for migration in &options.migrations {
+            command.arg("--sqlite").arg(format!("@{}", migration.display()));
+        }
+        command.args(&options.args).envs(options.env.iter().cloned()).current_dir(workspace());
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        collect(child.stdout.take().expect("stdout"), Arc::clone(&log));
+        collect(child.stderr.take().expect("stderr"), Arc::clone(&log));
+        let mut app = TestApp { base_url: format!("http://{listen}"), options, child: Some(child), state_dir, log };
+        app.wait_until_ready()?;
+        Ok(app)
+    }
+
+    fn wait_until_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.as_mut().and_then(|child| child.try_wait().ok().flatten()) {
+                std::thread::sleep(Duration::from_millis(100));
+                return Err(format!("exited with {status}:\n{}", self.log()));
+            }
+            if let Ok(reply) = self.try_request("GET", "/.well-known/spin/health", &[], None) {
+                if reply.status == 200 {
+                    return Ok(());
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Err(format!("no answer within {} s:\n{}", START_TIMEOUT.as_secs(), self.log()))
+    }
+
+    /// The state directory, to start another application on the same data.
+    pub fn state_dir(&self) -> Arc<tempfile::TempDir> {
+        Arc::clone(&self.state_dir)
+    }
+
+    /// Everything the host printed so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("\n")
+    }
+
+    /// Waits (briefly) until a log line contains `needle`, and returns that line.
+    pub fn wait_for_log(&self, needle: &str) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            let found = self
+                .log
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .iter()
+                .find(|line| line.contains(needle))
+                .cloned();
+            if found.is_some() {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    pub fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, &[], None)
+    }
+
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+        self.try_request(method, path, headers, body)
+            .unwrap_or_else(|error| panic!("{method} {path}: {error}\n{}", self.log()))
+    }
+
+    pub fn try_request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Result<Reply, String> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder().method(method).uri(format!("{}{path}", self.base_url));
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        let request = builder.body(body.unwrap_or_default().to_vec()).map_err(|error| error.to_string())?;
+        let mut response = agent.run(request).map_err(|error| error.to_string())?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(name, value)| (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
+            .collect();
+        let body = response.body_mut().read_to_vec().map_err(|error| error.to_string())?;
+        Ok(Reply { status, headers, body })
+    }
+
+    /// Stops the application with SIGTERM, as an operator would, and waits for it to exit.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("the application is running");
+        terminate(&child);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = child.try_wait().expect("wait for the application") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the application did not stop within 60 s after SIGTERM:\n{}", self.log());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Whether the host process is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.as_mut().is_some_and(|child| child.try_wait().ok().flatten().is_none())
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            terminate(&child);
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if child.try_wait().ok().flatten().is_some() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn terminate(child: &Child) {
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid fits pid_t");
+    // SAFETY: kill(2) with a pid this process spawned and has not reaped yet.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind an ephemeral port");
+    listener.local_addr().expect("local address").port()
+}
+
+fn collect(stream: impl std::io::Read + Send + 'static, log: Arc<Mutex<Vec<String>>>) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if std::env::var_os("GLOSSA_TEST_LOG").is_some() {
+                eprintln!("{line}");
+            }
+            log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(line);
+        }
+    });
+}

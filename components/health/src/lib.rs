@@ -4,8 +4,8 @@
 //! report shape when one of them does not. It needs no key.
 
 use api::{ApiError, ApiResponse};
-use health_check::{check, Services};
-use platform_spin::{respond, SpinDb, SpinKv, SpinVariables, SystemClock};
+use health_check::{Services, check};
+use platform_spin::{SpinDb, SpinKv, SpinVariables, SystemClock, respond};
 use spin_sdk::http::{Method, Request, Response};
 use spin_sdk::http_component;
 

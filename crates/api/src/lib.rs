@@ -22,11 +22,7 @@ impl ApiResponse {
     /// A JSON document with the given status.
     pub fn json<T: Serialize + ?Sized>(status: u16, document: &T) -> ApiResponse {
         match serde_json::to_vec(document) {
-            Ok(body) => ApiResponse {
-                status,
-                headers: vec![("content-type".into(), "application/json".into())],
-                body,
-            },
+            Ok(body) => ApiResponse { status, headers: vec![("content-type".into(), "application/json".into())], body },
             Err(error) => ApiError::internal(&error).into(),
         }
     }
@@ -162,7 +158,8 @@ mod tests {
 
     #[test]
     fn errors_become_one_json_shape() {
-        let response = ApiResponse::from(ApiError::bad_request("Value for 'type' not supported.").with_code("bad_value"));
+        let response =
+            ApiResponse::from(ApiError::bad_request("Value for 'type' not supported.").with_code("bad_value"));
         assert_eq!(response.status, 400);
         assert_eq!(response.header("Content-Type"), Some("application/json"));
         let body: serde_json::Value = serde_json::from_slice(&response.body).unwrap();

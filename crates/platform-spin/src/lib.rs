@@ -9,8 +9,8 @@ use std::cell::OnceCell;
 use std::time::Duration;
 
 use platform::{
-    Database, DbError, HttpError, HttpRequest, HttpResponse, KeyValue, KvError, OutboundHttp, QueryResult, Row,
-    Value, VarError, Variables,
+    Database, DbError, HttpError, HttpRequest, HttpResponse, KeyValue, KvError, OutboundHttp, QueryResult, Row, Value,
+    VarError, Variables,
 };
 use spin_sdk::sqlite3;
 
@@ -40,6 +40,7 @@ impl SpinDb {
         let connection = sqlite3::Connection::open(&self.name).map_err(db_error)?;
         let pragma = format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis());
         connection.execute(&pragma, &[]).map_err(db_error)?;
+        connection.execute("PRAGMA synchronous = NORMAL", &[]).map_err(db_error)?;
         Ok(self.connection.get_or_init(|| connection))
     }
 }
@@ -50,7 +51,11 @@ impl Database for SpinDb {
         let result = self.connection()?.execute(sql, &params).map_err(db_error)?;
         Ok(QueryResult {
             columns: result.columns,
-            rows: result.rows.into_iter().map(|row| Row(row.values.into_iter().map(from_spin_value).collect())).collect(),
+            rows: result
+                .rows
+                .into_iter()
+                .map(|row| Row(row.values.into_iter().map(from_spin_value).collect()))
+                .collect(),
         })
     }
 
@@ -176,12 +181,8 @@ impl OutboundHttp for SpinHttp {
             other => Method::Other(other.to_owned()),
         };
         let url = request.url.clone();
-        let outgoing = Request::builder()
-            .method(method)
-            .uri(request.url)
-            .headers(request.headers)
-            .body(request.body)
-            .build();
+        let outgoing =
+            Request::builder().method(method).uri(request.url).headers(request.headers).body(request.body).build();
         let sent = spin_sdk::http::run(async move { spin_sdk::http::send::<_, Response>(outgoing).await });
         let response = sent.map_err(|error| match error {
             SendError::Http(code) => http_error(&url, code),

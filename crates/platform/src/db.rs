@@ -79,8 +79,7 @@ impl Row {
             .0
             .get(index)
             .ok_or_else(|| DbError::Decode(format!("no column {index} in a row of {}", self.0.len())))?;
-        T::from_value(value)
-            .ok_or_else(|| DbError::Decode(format!("column {index} holds {value:?}, not {}", T::NAME)))
+        T::from_value(value).ok_or_else(|| DbError::Decode(format!("column {index} holds {value:?}, not {}", T::NAME)))
     }
 }
 

@@ -26,12 +26,10 @@ pub fn build(manifest: &Manifest, only: &[String]) -> anyhow::Result<()> {
             } else {
                 eprintln!("Running build step {}/{steps} for component {id} with `{command}`", index + 1);
             }
-            let status = Command::new("sh")
-                .arg("-c")
-                .arg(command)
-                .current_dir(&build.workdir)
-                .status()
-                .with_context(|| format!("cannot run the build command of component `{id}` in {}", build.workdir.display()))?;
+            let status =
+                Command::new("sh").arg("-c").arg(command).current_dir(&build.workdir).status().with_context(|| {
+                    format!("cannot run the build command of component `{id}` in {}", build.workdir.display())
+                })?;
             if !status.success() {
                 bail!("the build command for component `{id}` failed ({status})");
             }

@@ -19,7 +19,9 @@ pub fn stage(app_dir: &Path, mounts: &[FileMount], exclude: &[String], target: &
     fs::create_dir_all(target).with_context(|| format!("cannot create {}", target.display()))?;
     let exclude = exclude
         .iter()
-        .map(|pattern| Pattern::new(pattern).with_context(|| format!("exclude_files entry `{pattern}` is not a glob pattern")))
+        .map(|pattern| {
+            Pattern::new(pattern).with_context(|| format!("exclude_files entry `{pattern}` is not a glob pattern"))
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let excluded = |relative: &Path| exclude.iter().any(|pattern| pattern.matches_path(relative));
     for mount in mounts {
@@ -27,8 +29,9 @@ pub fn stage(app_dir: &Path, mounts: &[FileMount], exclude: &[String], target: &
             FileMount::Pattern(pattern) => stage_pattern(app_dir, pattern, &excluded, target)
                 .with_context(|| format!("files entry `{pattern}`"))?,
             FileMount::Placement { source, destination } => {
-                stage_placement(app_dir, source, destination, &excluded, target)
-                    .with_context(|| format!("files entry {{ source = \"{source}\", destination = \"{destination}\" }}"))?
+                stage_placement(app_dir, source, destination, &excluded, target).with_context(|| {
+                    format!("files entry {{ source = \"{source}\", destination = \"{destination}\" }}")
+                })?
             }
         }
     }
@@ -92,7 +95,8 @@ fn check_relative(path: &str) -> anyhow::Result<()> {
     if path.is_absolute() {
         bail!("paths are relative to the manifest's directory");
     }
-    if matches!(path.components().next_back(), Some(PathPart::ParentDir | PathPart::CurDir)) || path.as_os_str() == "." {
+    if matches!(path.components().next_back(), Some(PathPart::ParentDir | PathPart::CurDir)) || path.as_os_str() == "."
+    {
         bail!("a mount may not end in `.` or `..`");
     }
     Ok(())
@@ -132,7 +136,9 @@ mod tests {
 
     fn app() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        for (path, text) in [("static/a.txt", "a"), ("static/sub/b.txt", "b"), ("static/skip.tmp", "x"), ("data/terms.tsv", "t")] {
+        for (path, text) in
+            [("static/a.txt", "a"), ("static/sub/b.txt", "b"), ("static/skip.tmp", "x"), ("data/terms.tsv", "t")]
+        {
             let path = dir.path().join(path);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, text).unwrap();
@@ -158,7 +164,8 @@ mod tests {
     #[test]
     fn a_missing_path_that_is_no_pattern_is_an_error() {
         let app = app();
-        let error = stage(app.path(), &[FileMount::Pattern("missing.txt".into())], &[], &app.path().join("s")).unwrap_err();
+        let error =
+            stage(app.path(), &[FileMount::Pattern("missing.txt".into())], &[], &app.path().join("s")).unwrap_err();
         assert!(format!("{error:#}").contains("does not exist"));
     }
 

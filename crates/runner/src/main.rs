@@ -83,9 +83,9 @@ struct UpArgs {
     /// Build the components first.
     #[arg(long)]
     build: bool,
-    /// The most memory one component instance may use, in MiB.
-    #[arg(long, default_value_t = 512)]
-    max_instance_memory_mib: usize,
+    /// The most linear memory one component instance may use, in bytes.
+    #[arg(long, default_value_t = 512 << 20)]
+    max_instance_memory: usize,
     /// Compile the components afresh instead of using the compilation cache.
     #[arg(long)]
     no_cache: bool,
@@ -93,9 +93,14 @@ struct UpArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Host errors carry their context chain; capturing a Rust backtrace for each one (as
+    // RUST_BACKTRACE=1 would) costs tens of microseconds on paths every request takes.
+    wasmtime::error::disable_backtrace();
     init_logging();
     let outcome = match cli.command {
-        Command::Build(args) => Manifest::load(&args.manifest).and_then(|manifest| build::build(&manifest, &args.components)),
+        Command::Build(args) => {
+            Manifest::load(&args.manifest).and_then(|manifest| build::build(&manifest, &args.components))
+        }
         Command::Up(args) => up(args),
     };
     match outcome {
@@ -132,13 +137,16 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
         env: args.env,
         variables: args.variables,
         key_values: args.key_values,
-        max_instance_memory: args.max_instance_memory_mib.saturating_mul(1 << 20),
+        max_instance_memory: args.max_instance_memory,
         cache: !args.no_cache,
         self_origin: format!("http://{listen}"),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the event loop")?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the event loop")?;
     runtime.block_on(async move {
-        let app = tokio::task::spawn_blocking(move || App::load(&options)).await.context("loading the application failed")??;
+        let app = tokio::task::spawn_blocking(move || App::load(&options))
+            .await
+            .context("loading the application failed")??;
         let listener = server::bind(listen).await?;
         print_routes(&app, listener.local_addr()?);
         server::serve(Arc::new(app), listener).await
@@ -147,10 +155,8 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
 
 /// Resolves `host:port`, preferring IPv4 loopback for `localhost` as Spin does.
 fn resolve_listen(listen: &str) -> anyhow::Result<SocketAddr> {
-    let addresses: Vec<SocketAddr> = listen
-        .to_socket_addrs()
-        .with_context(|| format!("--listen {listen} is not a host:port address"))?
-        .collect();
+    let addresses: Vec<SocketAddr> =
+        listen.to_socket_addrs().with_context(|| format!("--listen {listen} is not a host:port address"))?.collect();
     addresses
         .iter()
         .find(|address| address.is_ipv4())

@@ -86,15 +86,16 @@ pub struct Build {
 impl Manifest {
     /// Reads and validates the manifest at `path`.
     pub fn load(path: &Path) -> anyhow::Result<Manifest> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the manifest {}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read the manifest {}", path.display()))?;
         Self::parse(path, &text)
     }
 
     /// Validates manifest `text` as if read from `path`.
     pub fn parse(path: &Path, text: &str) -> anyhow::Result<Manifest> {
         let context = || format!("invalid manifest {}", path.display());
-        let raw: RawManifest = toml::from_str(text).map_err(|error| anyhow::anyhow!("{error}")).with_context(context)?;
+        let raw: RawManifest =
+            toml::from_str(text).map_err(|error| anyhow::anyhow!("{error}")).with_context(context)?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
         raw.validate(path.to_path_buf(), dir).with_context(context)
@@ -226,10 +227,7 @@ enum RawCommand {
 impl RawManifest {
     fn validate(self, path: PathBuf, dir: PathBuf) -> anyhow::Result<Manifest> {
         if self.spin_manifest_version.as_integer() != Some(2) {
-            bail!(
-                "spin_manifest_version is {}, but only manifest version 2 is supported",
-                self.spin_manifest_version
-            );
+            bail!("spin_manifest_version is {}, but only manifest version 2 is supported", self.spin_manifest_version);
         }
         if self.application.name.trim().is_empty() {
             bail!("application.name must not be empty");
@@ -245,9 +243,7 @@ impl RawManifest {
 
         let mut components = BTreeMap::new();
         for (id, raw) in self.component {
-            let component = raw
-                .validate(&id, &dir, &self.variables)
-                .with_context(|| format!("component `{id}`"))?;
+            let component = raw.validate(&id, &dir, &self.variables).with_context(|| format!("component `{id}`"))?;
             components.insert(id, component);
         }
 
@@ -258,9 +254,7 @@ impl RawManifest {
                 bail!("trigger type `{kind}` is not supported: the runner serves HTTP triggers only");
             }
             for (index, raw) in list.into_iter().enumerate() {
-                let trigger = raw
-                    .validate(&components)
-                    .with_context(|| format!("trigger.http[{index}]"))?;
+                let trigger = raw.validate(&components).with_context(|| format!("trigger.http[{index}]"))?;
                 if let Some(key) = trigger.route.conflict_key() {
                     if !seen_routes.insert(key) {
                         bail!("trigger.http[{index}]: route `{}` is declared twice", trigger.route);
@@ -296,7 +290,9 @@ impl RawTrigger {
         };
         let component = match self.component {
             Some(toml::Value::String(id)) => id,
-            Some(_) => bail!("component must be the id of a [component.<id>] table (inline components are not supported)"),
+            Some(_) => {
+                bail!("component must be the id of a [component.<id>] table (inline components are not supported)")
+            }
             None => bail!("component is missing"),
         };
         if !components.contains_key(&component) {
@@ -331,7 +327,8 @@ impl RawComponent {
             .allowed_outbound_hosts
             .iter()
             .map(|host| {
-                let template = Template::parse(host).with_context(|| format!("allowed_outbound_hosts entry `{host}`"))?;
+                let template =
+                    Template::parse(host).with_context(|| format!("allowed_outbound_hosts entry `{host}`"))?;
                 template.check_references(app_variables)?;
                 Ok(template)
             })
@@ -382,13 +379,18 @@ fn check_application_trigger(trigger: Option<&toml::Table>) -> anyhow::Result<()
     let Some(trigger) = trigger else { return Ok(()) };
     for (kind, settings) in trigger {
         if kind != "http" {
-            bail!("application.trigger.{kind}: trigger type `{kind}` is not supported: the runner serves HTTP triggers only");
+            bail!(
+                "application.trigger.{kind}: trigger type `{kind}` is not supported: the runner serves HTTP triggers only"
+            );
         }
-        let settings = settings.as_table().ok_or_else(|| anyhow::anyhow!("application.trigger.http must be a table"))?;
+        let settings =
+            settings.as_table().ok_or_else(|| anyhow::anyhow!("application.trigger.http must be a table"))?;
         for (key, value) in settings {
             match (key.as_str(), value.as_str()) {
                 ("base", Some("/")) => {}
-                ("base", _) => bail!("application.trigger.http.base is deprecated and only \"/\" is accepted: put the base in front of each [[trigger.http]] route"),
+                ("base", _) => bail!(
+                    "application.trigger.http.base is deprecated and only \"/\" is accepted: put the base in front of each [[trigger.http]] route"
+                ),
                 (other, _) => bail!("application.trigger.http: unknown field `{other}`"),
             }
         }
@@ -405,7 +407,9 @@ fn check_component_id(id: &str) -> anyhow::Result<()> {
             && (word.bytes().all(|b| !b.is_ascii_uppercase()) || word.bytes().all(|b| !b.is_ascii_lowercase()))
     });
     if !valid {
-        bail!("`{id}` is not a valid component id: use words of letters and digits joined by single dashes, each starting with a letter");
+        bail!(
+            "`{id}` is not a valid component id: use words of letters and digits joined by single dashes, each starting with a letter"
+        );
     }
     Ok(())
 }
@@ -418,7 +422,9 @@ pub fn check_variable_name(name: &str) -> anyhow::Result<()> {
             && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     });
     if !valid {
-        bail!("`{name}` is not a valid variable name: use lower-case words of letters and digits joined by single underscores, each starting with a letter");
+        bail!(
+            "`{name}` is not a valid variable name: use lower-case words of letters and digits joined by single underscores, each starting with a letter"
+        );
     }
     Ok(())
 }
@@ -542,7 +548,8 @@ mod tests {
 
     #[test]
     fn a_variable_is_either_required_or_has_a_default() {
-        let both = MINIMAL.replace("token = { required = true, secret = true }", "token = { required = true, default = \"x\" }");
+        let both = MINIMAL
+            .replace("token = { required = true, secret = true }", "token = { required = true, default = \"x\" }");
         assert!(error_of(&both).contains("must be `required` or have a `default`"));
         let neither = MINIMAL.replace("token = { required = true, secret = true }", "token = { secret = true }");
         assert!(error_of(&neither).contains("must be `required` or have a `default`"));

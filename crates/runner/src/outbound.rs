@@ -55,7 +55,10 @@ impl AllowedHosts {
     pub fn parse<S: AsRef<str>>(entries: &[S]) -> anyhow::Result<AllowedHosts> {
         let entries = entries
             .iter()
-            .map(|entry| AllowedHost::parse(entry.as_ref()).with_context(|| format!("allowed_outbound_hosts entry `{}`", entry.as_ref())))
+            .map(|entry| {
+                AllowedHost::parse(entry.as_ref())
+                    .with_context(|| format!("allowed_outbound_hosts entry `{}`", entry.as_ref()))
+            })
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(AllowedHosts { entries })
     }
@@ -113,7 +116,9 @@ impl AllowedHost {
         };
         let scheme = match scheme {
             "*" => None,
-            name if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic()) => Some(name.to_ascii_lowercase()),
+            name if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                Some(name.to_ascii_lowercase())
+            }
             other => bail!("`{other}` is not a scheme"),
         };
         let rest = rest.strip_suffix('/').unwrap_or(rest);
@@ -190,7 +195,8 @@ impl HostPattern {
         }
         let bare = text.trim_start_matches('[').trim_end_matches(']');
         if let Some((address, bits)) = bare.split_once('/') {
-            let address: IpAddr = address.parse().map_err(|_| anyhow::anyhow!("`{text}` has a path, which is not allowed"))?;
+            let address: IpAddr =
+                address.parse().map_err(|_| anyhow::anyhow!("`{text}` has a path, which is not allowed"))?;
             let bits: u8 = bits.parse().with_context(|| format!("`{text}` is not a CIDR range"))?;
             let max = if address.is_ipv4() { 32 } else { 128 };
             if bits > max {
@@ -214,7 +220,9 @@ impl HostPattern {
             HostPattern::SelfApp => false,
             HostPattern::Name(name) => host == name,
             HostPattern::Ip(address) => host.parse::<IpAddr>().is_ok_and(|candidate| candidate == *address),
-            HostPattern::Cidr(network, bits) => host.parse::<IpAddr>().is_ok_and(|candidate| in_network(candidate, *network, *bits)),
+            HostPattern::Cidr(network, bits) => {
+                host.parse::<IpAddr>().is_ok_and(|candidate| in_network(candidate, *network, *bits))
+            }
         }
     }
 }
@@ -303,7 +311,16 @@ mod tests {
 
     #[test]
     fn malformed_entries_are_rejected() {
-        for entry in ["example.com", "insecure:allow-all", "https://example.com/path", "ftp://example.com", "https://ex*.com", "https://{a,b}.com", "http://host:99999", "http://host:5..5"] {
+        for entry in [
+            "example.com",
+            "insecure:allow-all",
+            "https://example.com/path",
+            "ftp://example.com",
+            "https://ex*.com",
+            "https://{a,b}.com",
+            "http://host:99999",
+            "http://host:5..5",
+        ] {
             assert!(AllowedHosts::parse(&[entry]).is_err(), "{entry} should be rejected");
         }
     }

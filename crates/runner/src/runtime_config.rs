@@ -64,7 +64,8 @@ impl RuntimeConfig {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the runtime configuration {}", path.display()))?;
         let config_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::parse(&text, &config_dir, cwd).with_context(|| format!("invalid runtime configuration {}", path.display()))
+        Self::parse(&text, &config_dir, cwd)
+            .with_context(|| format!("invalid runtime configuration {}", path.display()))
     }
 
     fn parse(text: &str, config_dir: &Path, cwd: &Path) -> anyhow::Result<RuntimeConfig> {
@@ -97,7 +98,12 @@ impl RuntimeConfig {
 }
 
 /// The `path` of a `type = "spin"` store; other types are refused.
-fn local_path(store: &RawStore, name: &str, extra_keys: &[&str], remote_example: &str) -> anyhow::Result<Option<String>> {
+fn local_path(
+    store: &RawStore,
+    name: &str,
+    extra_keys: &[&str],
+    remote_example: &str,
+) -> anyhow::Result<Option<String>> {
     if store.kind != "spin" {
         bail!(
             "[{name}] has type `{}`: the local runner keeps data in local SQLite files only (`type = \"spin\"`); \
@@ -150,7 +156,17 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_rejected() {
-        assert!(RuntimeConfig::parse("[sqlite_databse.default]\ntype = \"spin\"\n", Path::new("."), Path::new(".")).is_err());
-        assert!(RuntimeConfig::parse("[sqlite_database.default]\ntype = \"spin\"\npth = \"x\"\n", Path::new("."), Path::new(".")).is_err());
+        assert!(
+            RuntimeConfig::parse("[sqlite_databse.default]\ntype = \"spin\"\n", Path::new("."), Path::new("."))
+                .is_err()
+        );
+        assert!(
+            RuntimeConfig::parse(
+                "[sqlite_database.default]\ntype = \"spin\"\npth = \"x\"\n",
+                Path::new("."),
+                Path::new(".")
+            )
+            .is_err()
+        );
     }
 }

@@ -38,7 +38,9 @@ type ResponseBody = http_body_util::combinators::UnsyncBoxBody<Bytes, anyhow::Er
 /// Binds `listen`, failing clearly when the address is taken.
 pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
     TcpListener::bind(listen).await.map_err(|error| match error.kind() {
-        std::io::ErrorKind::AddrInUse => anyhow::anyhow!("{listen} is already in use: stop whatever listens there, or pass another --listen address"),
+        std::io::ErrorKind::AddrInUse => {
+            anyhow::anyhow!("{listen} is already in use: stop whatever listens there, or pass another --listen address")
+        }
         _ => anyhow::Error::new(error).context(format!("cannot listen on {listen}")),
     })
 }
@@ -96,7 +98,12 @@ async fn shutdown_signal() -> &'static str {
     }
 }
 
-async fn handle(app: Arc<App>, request: Request<Incoming>, peer: SocketAddr, local: SocketAddr) -> Response<ResponseBody> {
+async fn handle(
+    app: Arc<App>,
+    request: Request<Incoming>,
+    peer: SocketAddr,
+    local: SocketAddr,
+) -> Response<ResponseBody> {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
@@ -154,13 +161,19 @@ async fn run_component(
     let outparam = store.data_mut().http().new_response_outparam(sender)?;
 
     let instantiating = Instant::now();
-    let proxy = component.pre.instantiate_async(&mut store).await.map_err(anyhow::Error::from).context("instantiating the component failed")?;
+    let proxy = component
+        .pre
+        .instantiate_async(&mut store)
+        .await
+        .map_err(anyhow::Error::from)
+        .context("instantiating the component failed")?;
     let instantiation = instantiating.elapsed();
     // The guest runs in its own task so that it can keep streaming the body after it has
     // handed over the response head.
-    let task = tokio::spawn(async move {
-        proxy.wasi_http_incoming_handler().call_handle(&mut store, incoming, outparam).await
-    });
+    let task =
+        tokio::spawn(
+            async move { proxy.wasi_http_incoming_handler().call_handle(&mut store, incoming, outparam).await },
+        );
     match receiver.await {
         Ok(Ok(response)) => Ok((response.map(|body| body.map_err(anyhow::Error::from).boxed_unsync()), instantiation)),
         Ok(Err(code)) => Err(anyhow::anyhow!("the component answered with error code {code:?}")),

@@ -13,11 +13,8 @@ pub struct UreqHttp;
 impl OutboundHttp for UreqHttp {
     fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
         let url = request.url.clone();
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(TIMEOUT))
-            .http_status_as_error(false)
-            .build()
-            .into();
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(TIMEOUT)).http_status_as_error(false).build().into();
         let mut builder = ureq::http::Request::builder().method(request.method.as_str()).uri(&request.url);
         for (name, value) in &request.headers {
             builder = builder.header(name, value);

@@ -40,9 +40,7 @@ impl SqliteKv {
     /// Switches the file to write-ahead logging without a sync per write: a crash of the machine
     /// may lose the last writes, which is what a store for losable data can afford.
     pub fn tune_for_throughput(&self) -> Result<(), KvError> {
-        self.connection
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
-            .map_err(kv_error)
+        self.connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;").map_err(kv_error)
     }
 
     /// The same database, another store in it.

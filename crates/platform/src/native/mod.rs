@@ -10,4 +10,4 @@ mod sqlite;
 
 pub use http::UreqHttp;
 pub use kv::SqliteKv;
-pub use sqlite::{SqliteDb, execute_on, migrate, BUSY_TIMEOUT};
+pub use sqlite::{BUSY_TIMEOUT, SqliteDb, execute_on, migrate};

@@ -115,7 +115,7 @@ pub(crate) fn db_error(error: rusqlite::Error) -> DbError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{transaction, RetryPolicy};
+    use crate::db::{RetryPolicy, transaction};
 
     fn db() -> SqliteDb {
         let db = SqliteDb::open_in_memory().unwrap();

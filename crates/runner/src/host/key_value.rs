@@ -48,14 +48,10 @@ impl KvStore {
         self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).set(key, value)
     }
 
-    async fn run<T: Send + 'static>(
-        self: &Arc<Self>,
-        operation: impl FnOnce(&SqliteKv) -> Result<T, KvError> + Send + 'static,
-    ) -> Result<T, KvError> {
-        let store = Arc::clone(self);
-        tokio::task::spawn_blocking(move || operation(&store.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())))
-            .await
-            .unwrap_or_else(|join| Err(KvError::Other(format!("key-value task failed: {join}"))))
+    /// Runs one operation. Each is a single short SQLite statement on a connection no other
+    /// process writes to, so it runs right here rather than on the blocking thread pool.
+    fn run<T>(&self, operation: impl FnOnce(&SqliteKv) -> Result<T, KvError>) -> Result<T, KvError> {
+        operation(&self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 }
 
@@ -79,7 +75,7 @@ impl HostState {
 impl wit::Host for HostState {}
 
 impl wit::HostStore for HostState {
-    async fn open(&mut self, label: String) -> wasmtime::Result<Result<Resource<Store>, wit::Error>> {
+    fn open(&mut self, label: String) -> wasmtime::Result<Result<Resource<Store>, wit::Error>> {
         // A store the component does not list is denied, whether or not it exists (as in Spin).
         let Some(store) = self.component.key_value.get(&label) else {
             return Ok(Err(wit::Error::AccessDenied));
@@ -88,32 +84,32 @@ impl wit::HostStore for HostState {
         Ok(self.table.push(store).map_err(|error| wit::Error::Other(error.to_string())))
     }
 
-    async fn get(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<Option<Vec<u8>>, wit::Error>> {
+    fn get(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<Option<Vec<u8>>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(move |kv| kv.get(&key)).await.map_err(to_wit))
+        Ok(store.run(|kv| kv.get(&key)).map_err(to_wit))
     }
 
-    async fn set(&mut self, store: Resource<Store>, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), wit::Error>> {
+    fn set(&mut self, store: Resource<Store>, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(move |kv| kv.set(&key, &value)).await.map_err(to_wit))
+        Ok(store.run(|kv| kv.set(&key, &value)).map_err(to_wit))
     }
 
-    async fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
+    fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(move |kv| kv.delete(&key)).await.map_err(to_wit))
+        Ok(store.run(|kv| kv.delete(&key)).map_err(to_wit))
     }
 
-    async fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {
+    fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(move |kv| kv.exists(&key)).await.map_err(to_wit))
+        Ok(store.run(|kv| kv.exists(&key)).map_err(to_wit))
     }
 
-    async fn get_keys(&mut self, store: Resource<Store>) -> wasmtime::Result<Result<Vec<String>, wit::Error>> {
+    fn get_keys(&mut self, store: Resource<Store>) -> wasmtime::Result<Result<Vec<String>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.keys()).await.map_err(to_wit))
+        Ok(store.run(|kv| kv.keys()).map_err(to_wit))
     }
 
-    async fn drop(&mut self, store: Resource<Store>) -> wasmtime::Result<()> {
+    fn drop(&mut self, store: Resource<Store>) -> wasmtime::Result<()> {
         self.table.delete(store)?;
         Ok(())
     }

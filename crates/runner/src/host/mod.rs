@@ -3,6 +3,7 @@
 //! implemented here. One [`HostState`] lives in each request's store.
 
 pub mod bindings;
+pub mod checkpoint;
 pub mod key_value;
 pub mod sqlite;
 
@@ -79,9 +80,20 @@ impl HostState {
         if let Some(files) = &component.files {
             wasi.preopened_dir(files, "/", FsPerms::ReadOnly)?;
         }
-        let hooks = OutboundHooks::new(Arc::clone(&component.id), Arc::clone(&component.allowed_hosts), Arc::clone(&component.self_origin));
+        let hooks = OutboundHooks::new(
+            Arc::clone(&component.id),
+            Arc::clone(&component.allowed_hosts),
+            Arc::clone(&component.self_origin),
+        );
         let limits = StoreLimitsBuilder::new().memory_size(component.max_memory_bytes).build();
-        Ok(HostState { wasi: wasi.build(), http: WasiHttpCtx::new(), table: ResourceTable::new(), hooks, component, limits })
+        Ok(HostState {
+            wasi: wasi.build(),
+            http: WasiHttpCtx::new(),
+            table: ResourceTable::new(),
+            hooks,
+            component,
+            limits,
+        })
     }
 
     pub fn limits(&mut self) -> &mut StoreLimits {
@@ -102,13 +114,15 @@ impl WasiHttpView for HostState {
 }
 
 impl wit_variables::Host for HostState {
-    async fn get(&mut self, name: String) -> wasmtime::Result<Result<String, wit_variables::Error>> {
+    fn get(&mut self, name: String) -> wasmtime::Result<Result<String, wit_variables::Error>> {
         if let Err(error) = crate::manifest::check_variable_name(&name) {
             return Ok(Err(wit_variables::Error::InvalidName(error.to_string())));
         }
         Ok(match self.component.variables.get(&name) {
             Some(value) => Ok(value.clone()),
-            None => Err(wit_variables::Error::Undefined(format!("no variable for \"{}\".\"{name}\"", self.component.id))),
+            None => {
+                Err(wit_variables::Error::Undefined(format!("no variable for \"{}\".\"{name}\"", self.component.id)))
+            }
         })
     }
 }
