@@ -202,10 +202,10 @@ impl TestApp {
                 std::thread::sleep(Duration::from_millis(100));
                 return Err(format!("exited with {status}:\n{}", self.log()));
             }
-            if let Ok(reply) = self.try_request("GET", "/.well-known/spin/health", &[], None) {
-                if reply.status == 200 {
-                    return Ok(());
-                }
+            if let Ok(reply) = self.try_request("GET", "/.well-known/spin/health", &[], None)
+                && reply.status == 200
+            {
+                return Ok(());
             }
             std::thread::sleep(Duration::from_millis(50));
         }

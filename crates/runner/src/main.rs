@@ -184,15 +184,13 @@ fn print_routes(app: &App, address: SocketAddr) {
         }
     }
     for database in &app.databases {
-        if let Some(path) = database.path() {
-            if database.label() == "default" {
-                eprintln!("Storing default SQLite data to {:?}", path);
-            }
+        if let (Some(path), "default") = (database.path(), database.label()) {
+            eprintln!("Storing default SQLite data to {path:?}");
         }
     }
     for store in &app.key_value_stores {
         if let (Some(path), "default") = (store.path(), store.label()) {
-            eprintln!("Storing default key-value data to {:?}", path);
+            eprintln!("Storing default key-value data to {path:?}");
         }
     }
 }

@@ -255,10 +255,10 @@ impl RawManifest {
             }
             for (index, raw) in list.into_iter().enumerate() {
                 let trigger = raw.validate(&components).with_context(|| format!("trigger.http[{index}]"))?;
-                if let Some(key) = trigger.route.conflict_key() {
-                    if !seen_routes.insert(key) {
-                        bail!("trigger.http[{index}]: route `{}` is declared twice", trigger.route);
-                    }
+                if let Some(key) = trigger.route.conflict_key()
+                    && !seen_routes.insert(key)
+                {
+                    bail!("trigger.http[{index}]: route `{}` is declared twice", trigger.route);
                 }
                 triggers.push(trigger);
             }
@@ -274,10 +274,11 @@ impl RawManifest {
 impl RawTrigger {
     fn validate(self, components: &BTreeMap<String, Component>) -> anyhow::Result<HttpTrigger> {
         let _ = self.id;
-        if let Some(executor) = &self.executor {
-            if executor.kind != "spin" {
-                bail!("executor type `{}` is not supported (only `spin`)", executor.kind);
-            }
+        if let Some(executor) = &self.executor
+            && executor.kind != "spin"
+            && executor.kind != "http"
+        {
+            bail!("executor type `{}` is not supported (only `http`, also called `spin`)", executor.kind);
         }
         if self.static_response.is_some() {
             bail!("static_response is not supported by this runner");

@@ -83,7 +83,7 @@ pub fn execute_on(connection: &Connection, sql: &str, params: &[Value]) -> Resul
         };
         bound.map_err(db_error)?;
     }
-    let columns: Vec<String> = statement.column_names().into_iter().map(str::to_owned).collect();
+    let columns: Vec<String> = statement.column_names().map(str::to_owned).collect();
     let width = columns.len();
     let mut rows = Vec::new();
     let mut cursor = statement.raw_query();
