@@ -222,9 +222,8 @@ fn sigterm_lets_requests_in_flight_finish() {
     let mut app = probe();
     let base_url = app.base_url.clone();
     let slow = std::thread::spawn(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        let mut response = agent.get(format!("{base_url}/probe/sleep?ms=1500")).call().expect("the slow request");
-        (response.status().as_u16(), response.body_mut().read_to_string().unwrap())
+        let reply = e2e::request(&base_url, "GET", "/probe/sleep?ms=1500", &[], None).expect("the slow request");
+        (reply.status, reply.text())
     });
     if under_spin() {
         std::thread::sleep(Duration::from_millis(500));
@@ -287,7 +286,7 @@ fn startup_errors_say_what_is_wrong() {
     assert!(unknown_import.contains("fermyon:spin/llm@2.0.0"), "{unknown_import}");
 
     let undefined_database = runner_fails_with(&manifest_with("sqlite_databases = [\"analytics\"]"), &[]);
-    assert!(undefined_database.contains("database `analytics`"), "{undefined_database}");
+    assert!(undefined_database.contains("SQLite database `analytics`, which is not defined"), "{undefined_database}");
 
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();

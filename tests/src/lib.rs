@@ -13,6 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+pub use platform::HttpRequest;
+use platform::OutboundHttp;
+use platform::native::UreqHttp;
 pub use serde_json::{Value as Json, json};
 
 /// How long an application may take to answer after starting (it compiles its components).
@@ -257,25 +260,7 @@ impl TestApp {
         headers: &[(&str, &str)],
         body: Option<&[u8]>,
     ) -> Result<Reply, String> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into();
-        let mut builder = ureq::http::Request::builder().method(method).uri(format!("{}{path}", self.base_url));
-        for (name, value) in headers {
-            builder = builder.header(*name, *value);
-        }
-        let request = builder.body(body.unwrap_or_default().to_vec()).map_err(|error| error.to_string())?;
-        let mut response = agent.run(request).map_err(|error| error.to_string())?;
-        let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .map(|(name, value)| (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
-            .collect();
-        let body = response.body_mut().read_to_vec().map_err(|error| error.to_string())?;
-        Ok(Reply { status, headers, body })
+        request(&self.base_url, method, path, headers, body)
     }
 
     /// Stops the application with SIGTERM, as an operator would, and waits for it to exit.
@@ -324,6 +309,22 @@ fn terminate(child: &Child) {
     unsafe {
         libc::kill(pid, libc::SIGTERM);
     }
+}
+
+/// Sends one request to `base_url` + `path`.
+pub fn request(
+    base_url: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Result<Reply, String> {
+    let mut outgoing = HttpRequest::new(method, format!("{base_url}{path}")).body(body.unwrap_or_default());
+    for (name, value) in headers {
+        outgoing = outgoing.header(name, *value);
+    }
+    let response = UreqHttp.send(outgoing).map_err(|error| error.to_string())?;
+    Ok(Reply { status: response.status, headers: response.headers, body: response.body })
 }
 
 /// A port nobody listens on right now.

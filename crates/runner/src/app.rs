@@ -248,40 +248,62 @@ fn check_imports(engine: &Engine, component: &WasmComponent) -> anyhow::Result<(
     Ok(())
 }
 
+/// What one kind of store (SQLite databases, key-value stores) the application uses: `default`,
+/// every label the runtime configuration defines, and every label a component lists (which
+/// must be one of those). Each label maps to its file, or `None` to keep it in memory.
+struct StoreFiles<'a> {
+    /// What the stores are called in messages, and their runtime-configuration table.
+    kind: &'a str,
+    table: &'a str,
+    configured: &'a BTreeMap<String, Option<PathBuf>>,
+    /// The `default` store's file name in the state directory.
+    default_file: &'a str,
+}
+
+impl StoreFiles<'_> {
+    fn resolve<'m>(
+        &self,
+        listed: impl Iterator<Item = (&'m str, &'m String)>,
+        state_dir: Option<&Path>,
+    ) -> anyhow::Result<BTreeMap<String, Option<PathBuf>>> {
+        let undefined: Vec<String> = listed
+            .filter(|(_, label)| *label != "default" && !self.configured.contains_key(*label))
+            .map(|(component, label)| format!("component `{component}` uses {} `{label}`", self.kind))
+            .collect();
+        if !undefined.is_empty() {
+            bail!(
+                "{}, which is not defined; define it in a runtime configuration file ([{}.<label>]) passed with --runtime-config-file",
+                undefined.join("; "),
+                self.table
+            );
+        }
+        let mut files = self.configured.clone();
+        files.entry("default".into()).or_insert_with(|| state_dir.map(|dir| dir.join(self.default_file)));
+        for path in files.values().flatten() {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+        }
+        Ok(files)
+    }
+}
+
 /// Every database some component lists, plus `default`.
 fn open_databases(
     manifest: &Manifest,
     config: &RuntimeConfig,
     state_dir: Option<&Path>,
 ) -> anyhow::Result<BTreeMap<String, Arc<SqlitePool>>> {
-    let mut labels: Vec<String> = config.sqlite_databases.keys().cloned().collect();
-    labels.push("default".into());
-    let mut undefined = Vec::new();
-    for component in manifest.components.values() {
-        for label in &component.sqlite_databases {
-            if label != "default" && !config.sqlite_databases.contains_key(label) {
-                undefined.push(format!("component `{}` uses database `{label}`", component.id));
-            }
-        }
-    }
-    if !undefined.is_empty() {
-        bail!(
-            "some components use SQLite databases that are not defined ({}); define them in a runtime configuration file ([sqlite_database.<label>]) passed with --runtime-config-file",
-            undefined.join("; ")
-        );
-    }
-    let mut pools = BTreeMap::new();
-    for label in labels {
-        let path = match config.sqlite_databases.get(&label) {
-            Some(path) => path.clone(),
-            None => state_dir.map(|dir| dir.join(DEFAULT_DATABASE_FILE)),
-        };
-        if let Some(parent) = path.as_deref().and_then(Path::parent) {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        pools.insert(label.clone(), SqlitePool::new(&label, path));
-    }
-    Ok(pools)
+    let files = StoreFiles {
+        kind: "SQLite database",
+        table: "sqlite_database",
+        configured: &config.sqlite_databases,
+        default_file: DEFAULT_DATABASE_FILE,
+    };
+    let listed =
+        manifest.components.values().flat_map(|c| c.sqlite_databases.iter().map(|label| (c.id.as_str(), label)));
+    let files = files.resolve(listed, state_dir)?;
+    Ok(files.into_iter().map(|(label, path)| (label.clone(), SqlitePool::new(&label, path))).collect())
 }
 
 /// Applies `--sqlite` arguments in order: `@file.sql` (or `@file.sql:label`) runs a script,
@@ -314,27 +336,16 @@ fn open_key_value_stores(
     config: &RuntimeConfig,
     state_dir: Option<&Path>,
 ) -> anyhow::Result<BTreeMap<String, Arc<KvStore>>> {
-    let mut labels: Vec<String> = config.key_value_stores.keys().cloned().collect();
-    labels.push("default".into());
-    for component in manifest.components.values() {
-        for label in &component.key_value_stores {
-            if label != "default" && !config.key_value_stores.contains_key(label) {
-                bail!(
-                    "component `{}` uses key-value store `{label}`, which is not defined; define it in a runtime configuration file ([key_value_store.{label}]) passed with --runtime-config-file",
-                    component.id
-                );
-            }
-        }
-    }
+    let files = StoreFiles {
+        kind: "key-value store",
+        table: "key_value_store",
+        configured: &config.key_value_stores,
+        default_file: DEFAULT_KEY_VALUE_FILE,
+    };
+    let listed =
+        manifest.components.values().flat_map(|c| c.key_value_stores.iter().map(|label| (c.id.as_str(), label)));
     let mut stores = BTreeMap::new();
-    for label in labels {
-        let path = match config.key_value_stores.get(&label) {
-            Some(path) => path.clone(),
-            None => state_dir.map(|dir| dir.join(DEFAULT_KEY_VALUE_FILE)),
-        };
-        if let Some(parent) = path.as_deref().and_then(Path::parent) {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        }
+    for (label, path) in files.resolve(listed, state_dir)? {
         let store = KvStore::open(&label, path).with_context(|| format!("cannot open key-value store `{label}`"))?;
         stores.insert(label, store);
     }
