@@ -115,6 +115,7 @@ impl App {
                     wasm
                 }
             };
+            let _span = tracing::debug_span!("component", id = %id).entered();
             check_imports(&engine, &wasm).with_context(context)?;
             let pre = linker.instantiate_pre(&wasm).map_err(anyhow::Error::from).with_context(context)?;
             let pre = ProxyPre::new(pre).map_err(anyhow::Error::from).with_context(|| {
@@ -232,17 +233,15 @@ fn compile(engine: &Engine, source: &Path) -> anyhow::Result<WasmComponent> {
 
 /// Fails, naming them, when the component imports interfaces the runner does not provide.
 fn check_imports(engine: &Engine, component: &WasmComponent) -> anyhow::Result<()> {
-    let unknown: Vec<String> = component
-        .component_type()
-        .imports(engine)
-        .map(|(name, _)| name.to_owned())
-        .filter(|name| !PROVIDED_INTERFACES.iter().any(|prefix| name.starts_with(prefix)))
-        .collect();
+    let imports: Vec<String> = component.component_type().imports(engine).map(|(name, _)| name.to_owned()).collect();
+    tracing::debug!("imports: {}", imports.join(", "));
+    let unknown: Vec<&String> =
+        imports.iter().filter(|name| !PROVIDED_INTERFACES.iter().any(|prefix| name.starts_with(prefix))).collect();
     if !unknown.is_empty() {
         bail!(
             "it imports {} this runner does not provide: {}",
             if unknown.len() == 1 { "an interface" } else { "interfaces" },
-            unknown.join(", ")
+            unknown.iter().map(|name| name.as_str()).collect::<Vec<_>>().join(", ")
         );
     }
     Ok(())
