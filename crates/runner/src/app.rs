@@ -169,7 +169,6 @@ impl App {
         let files: Vec<PathBuf> = databases
             .values()
             .filter_map(|database| database.path().cloned())
-            .chain(stores.values().filter_map(|store| store.path().cloned()))
             .collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
