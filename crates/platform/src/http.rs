@@ -1,5 +1,7 @@
 //! Outbound HTTP requests, whole-body (engines and webhooks send small JSON documents).
 
+use std::time::Duration;
+
 /// A request to send.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpRequest {
@@ -8,11 +10,14 @@ pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// How long to wait for the connection and for the first byte of the response; `None`
+    /// leaves it to the host.
+    pub timeout: Option<Duration>,
 }
 
 impl HttpRequest {
     pub fn new(method: &str, url: impl Into<String>) -> Self {
-        HttpRequest { method: method.to_owned(), url: url.into(), headers: Vec::new(), body: Vec::new() }
+        HttpRequest { method: method.to_owned(), url: url.into(), headers: Vec::new(), body: Vec::new(), timeout: None }
     }
 
     pub fn header(mut self, name: &str, value: impl Into<String>) -> Self {
@@ -22,6 +27,11 @@ impl HttpRequest {
 
     pub fn body(mut self, body: impl Into<Vec<u8>>) -> Self {
         self.body = body.into();
+        self
+    }
+
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
         self
     }
 }

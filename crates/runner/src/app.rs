@@ -166,10 +166,7 @@ impl App {
             .iter()
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
-        let files: Vec<PathBuf> = databases
-            .values()
-            .filter_map(|database| database.path().cloned())
-            .collect();
+        let files: Vec<PathBuf> = databases.values().filter_map(|database| database.path().cloned()).collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
             router: Router::new(routes),

@@ -3,8 +3,8 @@ use std::time::Duration;
 
 use crate::http::{HttpError, HttpRequest, HttpResponse, OutboundHttp};
 
-/// The longest a response may take.
-const TIMEOUT: Duration = Duration::from_secs(60);
+/// The longest a response may take when the request sets no timeout.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Outbound plain-HTTP requests from native programs.
 #[derive(Debug, Default, Clone)]
@@ -13,8 +13,11 @@ pub struct UreqHttp;
 impl OutboundHttp for UreqHttp {
     fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
         let url = request.url.clone();
-        let agent: ureq::Agent =
-            ureq::Agent::config_builder().timeout_global(Some(TIMEOUT)).http_status_as_error(false).build().into();
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(request.timeout.unwrap_or(DEFAULT_TIMEOUT)))
+            .http_status_as_error(false)
+            .build()
+            .into();
         let mut builder = ureq::http::Request::builder().method(request.method.as_str()).uri(&request.url);
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
