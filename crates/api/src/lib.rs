@@ -5,6 +5,10 @@
 //! and an internal failure is logged with its whole chain of causes but answered with a generic
 //! text, so no handler can leak an internal error message.
 
+pub mod params;
+
+pub use params::{MAX_BODY_BYTES, Params};
+
 use std::error::Error as StdError;
 use std::fmt;
 

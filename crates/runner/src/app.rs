@@ -78,11 +78,7 @@ impl App {
             Some(path) => RuntimeConfig::load(path, &cwd)?,
             None => RuntimeConfig::default(),
         };
-        let state_dir = match options.state_dir.clone().or_else(|| runtime_config.state_dir.clone()) {
-            Some(dir) if dir.as_os_str().is_empty() => None,
-            Some(dir) => Some(cwd.join(dir)),
-            None => Some(manifest.dir.join(".spin")),
-        };
+        let state_dir = state_dir(&manifest, &runtime_config, options.state_dir.as_deref(), &cwd);
         if let Some(dir) = &state_dir {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the state directory {}", dir.display()))?;
@@ -243,6 +239,52 @@ fn check_imports(engine: &Engine, component: &WasmComponent) -> anyhow::Result<(
     Ok(())
 }
 
+/// The state directory: `--state-dir`, else the runtime configuration's, else `.spin` beside
+/// the manifest; `None` when set to an empty path (everything in memory).
+fn state_dir(manifest: &Manifest, config: &RuntimeConfig, flag: Option<&Path>, cwd: &Path) -> Option<PathBuf> {
+    match flag.map(Path::to_path_buf).or_else(|| config.state_dir.clone()) {
+        Some(dir) if dir.as_os_str().is_empty() => None,
+        Some(dir) => Some(cwd.join(dir)),
+        None => Some(manifest.dir.join(".spin")),
+    }
+}
+
+/// The file of the application's `default` database, as `glossa up` would open it (`None`: in
+/// memory).
+pub fn database_file(
+    manifest: &Manifest,
+    config: &RuntimeConfig,
+    state_dir_flag: Option<&Path>,
+    cwd: &Path,
+) -> anyhow::Result<Option<PathBuf>> {
+    let state_dir = state_dir(manifest, config, state_dir_flag, cwd);
+    let files = database_files(config).resolve(std::iter::empty(), state_dir.as_deref())?;
+    Ok(files.get("default").cloned().flatten())
+}
+
+/// The `.sql` files of a migrations directory, in name order.
+pub fn migration_scripts(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the migrations directory {}", dir.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    paths.retain(|path| path.extension().is_some_and(|extension| extension == "sql"));
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display())))
+        .collect()
+}
+
+fn database_files(config: &RuntimeConfig) -> StoreFiles<'_> {
+    StoreFiles {
+        kind: "SQLite database",
+        table: "sqlite_database",
+        configured: &config.sqlite_databases,
+        default_file: DEFAULT_DATABASE_FILE,
+    }
+}
+
 /// What one kind of store (SQLite databases, key-value stores) the application uses: `default`,
 /// every label the runtime configuration defines, and every label a component lists (which
 /// must be one of those). Each label maps to its file, or `None` to keep it in memory.
@@ -289,12 +331,7 @@ fn open_databases(
     config: &RuntimeConfig,
     state_dir: Option<&Path>,
 ) -> anyhow::Result<BTreeMap<String, Arc<SqlitePool>>> {
-    let files = StoreFiles {
-        kind: "SQLite database",
-        table: "sqlite_database",
-        configured: &config.sqlite_databases,
-        default_file: DEFAULT_DATABASE_FILE,
-    };
+    let files = database_files(config);
     let listed =
         manifest.components.values().flat_map(|c| c.sqlite_databases.iter().map(|label| (c.id.as_str(), label)));
     let files = files.resolve(listed, state_dir)?;

@@ -3,6 +3,7 @@
 //! `glossa build` runs the components' build commands from `spin.toml`; `glossa up` serves the
 //! application with Spin's routing, host interfaces and storage layout. See ARCHITECTURE.md.
 
+mod admin;
 mod app;
 mod build;
 mod files;
@@ -41,6 +42,68 @@ enum Command {
     Build(BuildArgs),
     /// Serve the application.
     Up(UpArgs),
+    /// Create subscriptions and keys in the application's database.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create a subscription and its first admin key (printed once).
+    CreateSubscription {
+        #[command(flatten)]
+        target: AdminTarget,
+        /// The plan: `pro` or `free`.
+        #[arg(long, default_value = "pro")]
+        plan: String,
+    },
+    /// Create a key for a subscription (printed once).
+    CreateKey {
+        #[command(flatten)]
+        target: AdminTarget,
+        /// The subscription's id.
+        #[arg(long)]
+        subscription: String,
+        /// `developer` (the default) or `admin`.
+        #[arg(long, default_value = "developer")]
+        kind: String,
+        /// A label naming the key.
+        #[arg(long)]
+        label: Option<String>,
+    },
+    /// List the subscriptions.
+    ListSubscriptions {
+        #[command(flatten)]
+        target: AdminTarget,
+    },
+}
+
+/// Which database the admin commands work on: the one `glossa up` with the same flags serves.
+#[derive(Args)]
+struct AdminTarget {
+    /// The application manifest.
+    #[arg(short = 'f', long = "from", default_value = "spin.toml")]
+    manifest: PathBuf,
+    /// The state directory (default: `.spin` beside the manifest).
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
+    /// Runtime configuration: where databases live.
+    #[arg(long, env = "RUNTIME_CONFIG_FILE")]
+    runtime_config_file: Option<PathBuf>,
+    /// The migrations to apply first (default: `sql/` beside the manifest).
+    #[arg(long)]
+    migrations: Option<PathBuf>,
+}
+
+impl AdminTarget {
+    fn into_target(self) -> admin::Target {
+        admin::Target {
+            manifest: self.manifest,
+            state_dir: self.state_dir,
+            runtime_config: self.runtime_config_file,
+            migrations: self.migrations,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -102,6 +165,15 @@ fn main() -> ExitCode {
             Manifest::load(&args.manifest).and_then(|manifest| build::build(&manifest, &args.components))
         }
         Command::Up(args) => up(args),
+        Command::Admin(command) => match command {
+            AdminCommand::CreateSubscription { target, plan } => {
+                admin::create_subscription_command(&target.into_target(), &plan)
+            }
+            AdminCommand::CreateKey { target, subscription, kind, label } => {
+                admin::create_key_command(&target.into_target(), &subscription, &kind, label.as_deref())
+            }
+            AdminCommand::ListSubscriptions { target } => admin::list_subscriptions_command(&target.into_target()),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,48 @@
+//! Subscriptions, API keys, authentication, metering and quotas.
+//!
+//! A subscription has a plan, monthly billing periods, and limits; it owns admin keys (for the
+//! admin API) and developer keys (for everything else). Secrets are stored only as SHA-256
+//! digests. Every billable request is charged in one short transaction that re-reads the limits
+//! and the period's totals and refuses the charge (456) if it would pass a limit, so concurrent
+//! requests can never overshoot one. The SQL lives here, against `platform::Database`; the
+//! schema is `sql/0002_accounts.sql`.
+
+mod auth;
+mod error;
+mod keys;
+mod period;
+mod subscriptions;
+mod tags;
+mod usage;
+
+pub use auth::{Access, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate};
+pub use error::StoreError;
+pub use keys::{
+    ApiKey, KeyKind, MAX_ACTIVE_DEVELOPER_KEYS, NewKey, create_key, create_key_with_secret, find_key, list_keys,
+    secret_digest,
+};
+pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
+pub use subscriptions::{
+    FREE_CHARACTER_LIMIT, Plan, Subscription, any_subscription_exists, create_subscription, find_subscription,
+};
+pub use tags::{ReportingTag, TagError};
+pub use usage::{Charge, ChargeError, ProUsage, Product, ProductUsage, UNLIMITED, UsageReport, charge, usage_report};
+
+/// The services the account logic needs from its host.
+pub struct Services<'a> {
+    pub db: &'a dyn platform::Database,
+    pub clock: &'a dyn platform::Clock,
+    pub random: &'a dyn platform::Random,
+}
+
+#[cfg(test)]
+mod test_support {
+    use platform::native::SqliteDb;
+
+    /// A fresh in-memory database with the application's schema.
+    pub fn database() -> SqliteDb {
+        let db = SqliteDb::open_in_memory().expect("open an in-memory database");
+        db.migrate(&[include_str!("../../../sql/0002_accounts.sql")]).expect("apply the schema");
+        db
+    }
+}

@@ -1,0 +1,149 @@
+//! Subscriptions: a plan, monthly billing periods and limits.
+
+use platform::{Database, Value};
+use time::OffsetDateTime;
+
+use crate::Services;
+use crate::error::StoreError;
+use crate::period::{now, parse_stored, rfc3339};
+
+/// Characters a Free subscription may translate per billing period.
+pub const FREE_CHARACTER_LIMIT: i64 = 500_000;
+
+/// A subscription's plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    Free,
+    Pro,
+}
+
+impl Plan {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Plan> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "free" => Some(Plan::Free),
+            "pro" => Some(Plan::Pro),
+            _ => None,
+        }
+    }
+}
+
+/// A customer account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    pub id: String,
+    pub plan: Plan,
+    pub created_at: OffsetDateTime,
+    /// When the first billing period began; every period starts on its day of the month.
+    pub billing_anchor: OffsetDateTime,
+    /// Characters per period (`None`: unlimited).
+    pub character_limit: Option<i64>,
+    /// Speech milliseconds per period (`None`: unlimited).
+    pub speech_limit_ms: Option<i64>,
+}
+
+const SQL_INSERT: &str =
+    "INSERT INTO subscriptions (id, plan, created_at, billing_anchor, character_limit, speech_limit_ms)
+    VALUES (?, ?, ?, ?, ?, ?)";
+const SQL_ANY: &str = "SELECT EXISTS (SELECT 1 FROM subscriptions)";
+
+/// Creates a subscription whose first billing period starts now. Free subscriptions get the
+/// Free character limit; Pro subscriptions start without limits.
+pub fn create_subscription(services: &Services<'_>, plan: Plan) -> Result<Subscription, StoreError> {
+    let now = now(services.clock);
+    let subscription = Subscription {
+        id: crate::keys::new_uuid(services.random),
+        plan,
+        created_at: now,
+        billing_anchor: now,
+        character_limit: match plan {
+            Plan::Free => Some(FREE_CHARACTER_LIMIT),
+            Plan::Pro => None,
+        },
+        speech_limit_ms: None,
+    };
+    insert(services.db, &subscription)?;
+    Ok(subscription)
+}
+
+fn insert(db: &dyn Database, subscription: &Subscription) -> Result<(), StoreError> {
+    db.execute(
+        SQL_INSERT,
+        &[
+            Value::from(subscription.id.as_str()),
+            Value::from(subscription.plan.as_str()),
+            Value::from(rfc3339(subscription.created_at)),
+            Value::from(rfc3339(subscription.billing_anchor)),
+            Value::from(subscription.character_limit),
+            Value::from(subscription.speech_limit_ms),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The subscription with this id, if there is one.
+pub fn find_subscription(db: &dyn Database, id: &str) -> Result<Option<Subscription>, StoreError> {
+    let result = db.execute(
+        "SELECT id, plan, created_at, billing_anchor, character_limit, speech_limit_ms FROM subscriptions WHERE id = ?",
+        &[Value::from(id)],
+    )?;
+    result.first().map(|row| from_row(row, 0)).transpose()
+}
+
+/// Whether any subscription exists (bootstrap runs only on an empty store).
+pub fn any_subscription_exists(db: &dyn Database) -> Result<bool, StoreError> {
+    let result = db.execute(SQL_ANY, &[])?;
+    let row = result.first().ok_or(StoreError::Corrupt { what: "EXISTS result", value: String::new() })?;
+    Ok(row.get::<i64>(0)? != 0)
+}
+
+/// Reads the subscription columns starting at `offset` of a row (id, plan, created_at,
+/// billing_anchor, character_limit, speech_limit_ms).
+pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<Subscription, StoreError> {
+    let plan: String = row.get(offset + 1)?;
+    Ok(Subscription {
+        id: row.get(offset)?,
+        plan: Plan::parse(&plan).ok_or(StoreError::Corrupt { what: "plan", value: plan })?,
+        created_at: parse_stored(&row.get::<String>(offset + 2)?)?,
+        billing_anchor: parse_stored(&row.get::<String>(offset + 3)?)?,
+        character_limit: row.get(offset + 4)?,
+        speech_limit_ms: row.get(offset + 5)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use platform::{FixedClock, OsRandom};
+
+    use super::*;
+    use crate::test_support::database;
+
+    #[test]
+    fn a_free_subscription_has_the_free_limit_and_a_pro_one_none() {
+        let db = database();
+        let clock = FixedClock::at_unix(1_800_000_000);
+        let services = Services { db: &db, clock: &clock, random: &OsRandom };
+        assert!(!any_subscription_exists(&db).unwrap());
+        let free = create_subscription(&services, Plan::Free).unwrap();
+        let pro = create_subscription(&services, Plan::Pro).unwrap();
+        assert_eq!(free.character_limit, Some(FREE_CHARACTER_LIMIT));
+        assert_eq!(pro.character_limit, None);
+        assert_ne!(free.id, pro.id);
+        assert!(any_subscription_exists(&db).unwrap());
+        assert_eq!(find_subscription(&db, &free.id).unwrap(), Some(free));
+        assert_eq!(find_subscription(&db, "nope").unwrap(), None);
+    }
+
+    #[test]
+    fn plans_parse_case_insensitively() {
+        assert_eq!(Plan::parse(" Pro "), Some(Plan::Pro));
+        assert_eq!(Plan::parse("free"), Some(Plan::Free));
+        assert_eq!(Plan::parse("enterprise"), None);
+    }
+}

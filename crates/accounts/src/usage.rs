@@ -1,0 +1,439 @@
+//! Metering and quotas.
+//!
+//! A billable request is charged once, after its work succeeded, in one short transaction:
+//! re-read the key's and the subscription's limits and the period's totals, refuse the charge
+//! if it would pass a limit, else add the units to the day's usage row and to the period's
+//! totals. `BEGIN IMMEDIATE` serialises charges, so concurrent requests can never together pass
+//! a limit; a request that is refused, or fails before, records nothing.
+
+use platform::Value;
+use platform::db::{RetryPolicy, transaction};
+use serde::Serialize;
+
+use crate::Services;
+use crate::auth::Principal;
+use crate::error::StoreError;
+use crate::period::{billing_period, day_of, now, rfc3339};
+use crate::subscriptions::Plan;
+use crate::tags::ReportingTag;
+
+/// What `/v2/usage` reports as the limit when there is none.
+pub const UNLIMITED: i64 = 1_000_000_000_000;
+
+/// What was used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Product {
+    /// Text translation (characters).
+    Translate,
+    /// Document translation (characters).
+    Document,
+    /// Text improvement (characters).
+    Write,
+    /// Speech to text (milliseconds).
+    Speech,
+}
+
+impl Product {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Product::Translate => "translate",
+            Product::Document => "document",
+            Product::Write => "write",
+            Product::Speech => "speech",
+        }
+    }
+
+    fn is_speech(self) -> bool {
+        self == Product::Speech
+    }
+}
+
+/// The products counted against the character limits.
+const CHARACTER_PRODUCTS: &str = "'translate', 'document', 'write'";
+
+/// One request's consumption.
+#[derive(Debug, Clone, Copy)]
+pub struct Charge<'a> {
+    pub principal: &'a Principal,
+    pub product: Product,
+    /// Characters, or milliseconds of speech. Zero (e.g. beta targets) records nothing but is
+    /// still refused to a blocked key.
+    pub units: i64,
+    /// Recorded for text translation only.
+    pub tag: Option<&'a ReportingTag>,
+}
+
+/// Why a charge was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ChargeError {
+    /// 456: the key's or the subscription's limit for this period would be passed.
+    #[error("Quota for this billing period has been exceeded.")]
+    QuotaExceeded,
+    /// The key was deactivated while the request ran.
+    #[error("Authorization failure: the key has been deactivated.")]
+    Deactivated,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl platform::db::TransactionError for ChargeError {
+    fn is_busy(&self) -> bool {
+        matches!(self, ChargeError::Store(error) if platform::db::TransactionError::is_busy(error))
+    }
+}
+
+impl From<platform::DbError> for ChargeError {
+    fn from(error: platform::DbError) -> Self {
+        ChargeError::Store(StoreError::Db(error))
+    }
+}
+
+const SQL_LIMITS_AND_TOTALS: &str = "SELECT s.character_limit, s.speech_limit_ms, k.character_limit, k.speech_limit_ms,
+        k.deactivated_at,
+        (SELECT COALESCE(SUM(units), 0) FROM usage_totals
+          WHERE subscription_id = ?1 AND key_id = '' AND period_start = ?3 AND product IN (PRODUCTS)),
+        (SELECT COALESCE(SUM(units), 0) FROM usage_totals
+          WHERE subscription_id = ?1 AND key_id = ?2 AND period_start = ?3 AND product IN (PRODUCTS))
+     FROM subscriptions s JOIN api_keys k ON k.subscription_id = s.id
+    WHERE s.id = ?1 AND k.id = ?2";
+
+const SQL_ADD_DAILY: &str = "INSERT INTO usage_daily (subscription_id, day, key_id, tag, product, units)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (subscription_id, day, key_id, tag, product) DO UPDATE SET units = units + excluded.units";
+
+const SQL_ADD_TOTALS: &str = "INSERT INTO usage_totals (subscription_id, key_id, period_start, product, units)
+    VALUES (?1, '', ?3, ?4, ?5), (?1, ?2, ?3, ?4, ?5)
+    ON CONFLICT (subscription_id, key_id, period_start, product) DO UPDATE SET units = units + excluded.units";
+
+/// Charges one request, or refuses it (see the module documentation).
+pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeError> {
+    let moment = now(services.clock);
+    let subscription = &charge.principal.subscription;
+    let key = &charge.principal.key;
+    let period = billing_period(subscription.billing_anchor, moment).key();
+    let day = day_of(moment);
+    let products = if charge.product.is_speech() { "'speech'" } else { CHARACTER_PRODUCTS };
+    let limits_sql = SQL_LIMITS_AND_TOTALS.replace("PRODUCTS", products);
+    let tag = match (charge.product, charge.tag) {
+        (Product::Translate, Some(tag)) => tag.as_str(),
+        _ => "",
+    };
+    transaction(services.db, RetryPolicy::default(), |db| {
+        let ids = [Value::from(subscription.id.as_str()), Value::from(key.id.as_str()), Value::from(period.as_str())];
+        let result = db.execute(&limits_sql, &ids)?;
+        let row = result.first().ok_or(ChargeError::Deactivated)?;
+        let (subscription_limit, key_limit): (Option<i64>, Option<i64>) =
+            if charge.product.is_speech() { (row.get(1)?, row.get(3)?) } else { (row.get(0)?, row.get(2)?) };
+        if row.get::<Option<String>>(4)?.is_some() {
+            return Err(ChargeError::Deactivated);
+        }
+        let subscription_used: i64 = row.get(5)?;
+        let key_used: i64 = row.get(6)?;
+        let passes = |used: i64, limit: Option<i64>| match limit {
+            None => false,
+            Some(0) => true,
+            Some(limit) => used.saturating_add(charge.units) > limit,
+        };
+        if passes(key_used, key_limit) || passes(subscription_used, subscription_limit) {
+            return Err(ChargeError::QuotaExceeded);
+        }
+        if charge.units == 0 {
+            return Ok(());
+        }
+        db.execute(
+            SQL_ADD_DAILY,
+            &[
+                Value::from(subscription.id.as_str()),
+                Value::from(day.as_str()),
+                Value::from(key.id.as_str()),
+                Value::from(tag),
+                Value::from(charge.product.as_str()),
+                Value::Integer(charge.units),
+            ],
+        )?;
+        db.execute(
+            SQL_ADD_TOTALS,
+            &[
+                Value::from(subscription.id.as_str()),
+                Value::from(key.id.as_str()),
+                Value::from(period.as_str()),
+                Value::from(charge.product.as_str()),
+                Value::Integer(charge.units),
+            ],
+        )?;
+        Ok(())
+    })
+}
+
+/// One product's line in `/v2/usage`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProductUsage {
+    pub product_type: &'static str,
+    pub billing_unit: &'static str,
+    pub api_key_unit_count: i64,
+    pub account_unit_count: i64,
+    /// Deprecated names clients still read: characters of this key and of the account.
+    pub api_key_character_count: i64,
+    pub character_count: i64,
+}
+
+/// What `/v2/usage` answers. Free subscriptions get the two character fields only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UsageReport {
+    pub character_count: i64,
+    pub character_limit: i64,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub pro: Option<ProUsage>,
+}
+
+/// The fields only Pro subscriptions get.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProUsage {
+    pub products: Vec<ProductUsage>,
+    pub api_key_character_count: i64,
+    pub api_key_character_limit: i64,
+    pub speech_to_text_milliseconds_count: i64,
+    pub speech_to_text_milliseconds_limit: i64,
+    pub speech_to_text_minutes_count: i64,
+    pub speech_to_text_minutes_limit: i64,
+    pub start_time: String,
+    pub end_time: String,
+}
+
+const SQL_PERIOD_TOTALS: &str = "SELECT key_id, product, units FROM usage_totals
+    WHERE subscription_id = ? AND period_start = ? AND (key_id = '' OR key_id = ?)";
+
+/// The caller's usage and limits for the current billing period.
+pub fn usage_report(services: &Services<'_>, principal: &Principal) -> Result<UsageReport, StoreError> {
+    let subscription = &principal.subscription;
+    let key = &principal.key;
+    let period = billing_period(subscription.billing_anchor, now(services.clock));
+    let result = services.db.execute(
+        SQL_PERIOD_TOTALS,
+        &[Value::from(subscription.id.as_str()), Value::from(period.key()), Value::from(key.id.as_str())],
+    )?;
+    let mut account = Totals::default();
+    let mut mine = Totals::default();
+    for row in &result.rows {
+        let key_id: String = row.get(0)?;
+        let product: String = row.get(1)?;
+        let units: i64 = row.get(2)?;
+        let totals = if key_id.is_empty() { &mut account } else { &mut mine };
+        totals.add(&product, units);
+    }
+    let character_limit = subscription.character_limit.unwrap_or(UNLIMITED);
+    let pro = (subscription.plan == Plan::Pro).then(|| {
+        let speech_limit = subscription.speech_limit_ms;
+        ProUsage {
+            products: vec![
+                product_line("translate", "characters", mine.translate(), account.translate()),
+                product_line("write", "characters", mine.write, account.write),
+                ProductUsage {
+                    product_type: "speechToText",
+                    billing_unit: "minutes",
+                    api_key_unit_count: minutes(mine.speech_ms),
+                    account_unit_count: minutes(account.speech_ms),
+                    api_key_character_count: 0,
+                    character_count: 0,
+                },
+            ],
+            api_key_character_count: mine.characters(),
+            api_key_character_limit: key.character_limit.unwrap_or(UNLIMITED),
+            speech_to_text_milliseconds_count: account.speech_ms,
+            speech_to_text_milliseconds_limit: speech_limit.unwrap_or(UNLIMITED),
+            speech_to_text_minutes_count: minutes(account.speech_ms),
+            speech_to_text_minutes_limit: speech_limit.map_or(UNLIMITED, minutes),
+            start_time: rfc3339(period.start),
+            end_time: rfc3339(period.end),
+        }
+    });
+    Ok(UsageReport { character_count: account.characters(), character_limit, pro })
+}
+
+fn product_line(product_type: &'static str, unit: &'static str, mine: i64, account: i64) -> ProductUsage {
+    ProductUsage {
+        product_type,
+        billing_unit: unit,
+        api_key_unit_count: mine,
+        account_unit_count: account,
+        api_key_character_count: mine,
+        character_count: account,
+    }
+}
+
+/// Milliseconds as whole minutes, rounded up.
+fn minutes(milliseconds: i64) -> i64 {
+    (milliseconds.max(0) + 59_999) / 60_000
+}
+
+#[derive(Debug, Default)]
+struct Totals {
+    text: i64,
+    document: i64,
+    write: i64,
+    speech_ms: i64,
+}
+
+impl Totals {
+    fn add(&mut self, product: &str, units: i64) {
+        match product {
+            "translate" => self.text += units,
+            "document" => self.document += units,
+            "write" => self.write += units,
+            "speech" => self.speech_ms += units,
+            _ => {}
+        }
+    }
+
+    /// Text and document translation are one product in the report.
+    fn translate(&self) -> i64 {
+        self.text + self.document
+    }
+
+    fn characters(&self) -> i64 {
+        self.text + self.document + self.write
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use platform::{Database, FixedClock, OsRandom};
+
+    use super::*;
+    use crate::auth::Principal;
+    use crate::keys::{KeyKind, create_key};
+    use crate::subscriptions::create_subscription;
+    use crate::test_support::database;
+
+    struct Fixture {
+        db: platform::native::SqliteDb,
+        clock: FixedClock,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            Fixture { db: database(), clock: FixedClock::at_unix(1_800_000_000) }
+        }
+
+        fn services(&self) -> Services<'_> {
+            Services { db: &self.db, clock: &self.clock, random: &OsRandom }
+        }
+
+        fn principal(&self, plan: Plan) -> Principal {
+            let services = self.services();
+            let subscription = create_subscription(&services, plan).unwrap();
+            let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap().key;
+            Principal { subscription, key }
+        }
+
+        fn charge(&self, principal: &Principal, product: Product, units: i64) -> Result<(), ChargeError> {
+            charge(&self.services(), Charge { principal, product, units, tag: None })
+        }
+    }
+
+    #[test]
+    fn charges_add_up_per_key_and_per_account() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Pro);
+        let services = fixture.services();
+        let other_key = create_key(&services, &principal.subscription, KeyKind::Developer, None).unwrap().key;
+        let other = Principal { subscription: principal.subscription.clone(), key: other_key };
+        fixture.charge(&principal, Product::Translate, 12).unwrap();
+        fixture.charge(&principal, Product::Write, 5).unwrap();
+        fixture.charge(&other, Product::Translate, 100).unwrap();
+        fixture.charge(&principal, Product::Speech, 61_000).unwrap();
+
+        let report = usage_report(&services, &principal).unwrap();
+        assert_eq!(report.character_count, 117);
+        assert_eq!(report.character_limit, UNLIMITED);
+        let pro = report.pro.unwrap();
+        assert_eq!(pro.api_key_character_count, 17);
+        assert_eq!(pro.products[0].api_key_unit_count, 12);
+        assert_eq!(pro.products[0].account_unit_count, 112);
+        assert_eq!(pro.products[1].account_unit_count, 5);
+        assert_eq!(pro.speech_to_text_milliseconds_count, 61_000);
+        assert_eq!(pro.speech_to_text_minutes_count, 2);
+        assert_eq!(pro.start_time, "2027-01-15T08:00:00Z");
+        assert_eq!(pro.end_time, "2027-02-15T08:00:00Z");
+    }
+
+    #[test]
+    fn a_free_report_has_only_the_character_fields() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Free);
+        fixture.charge(&principal, Product::Translate, 42).unwrap();
+        let report = usage_report(&fixture.services(), &principal).unwrap();
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json, serde_json::json!({"character_count": 42, "character_limit": 500000}));
+    }
+
+    #[test]
+    fn a_charge_that_would_pass_the_key_limit_is_refused_and_records_nothing() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Pro);
+        fixture.db.execute("UPDATE api_keys SET character_limit = 10", &[]).unwrap();
+        fixture.charge(&principal, Product::Translate, 6).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 5), Err(ChargeError::QuotaExceeded)));
+        fixture.charge(&principal, Product::Write, 4).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::QuotaExceeded)));
+        assert_eq!(usage_report(&fixture.services(), &principal).unwrap().character_count, 10);
+    }
+
+    #[test]
+    fn a_blocked_key_is_refused_even_for_free_requests() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Pro);
+        fixture.db.execute("UPDATE api_keys SET character_limit = 0", &[]).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 0), Err(ChargeError::QuotaExceeded)));
+        fixture.db.execute("UPDATE api_keys SET character_limit = NULL", &[]).unwrap();
+        fixture.charge(&principal, Product::Translate, 0).unwrap();
+        let rows = fixture.db.execute("SELECT count(*) FROM usage_daily", &[]).unwrap();
+        assert_eq!(rows.rows[0].get::<i64>(0).unwrap(), 0, "zero units record nothing");
+    }
+
+    #[test]
+    fn the_subscription_limit_counts_every_key() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Free);
+        fixture.charge(&principal, Product::Translate, 499_990).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 11), Err(ChargeError::QuotaExceeded)));
+        fixture.charge(&principal, Product::Translate, 10).unwrap();
+    }
+
+    #[test]
+    fn a_new_billing_period_starts_from_zero() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Free);
+        fixture.charge(&principal, Product::Translate, 500_000).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::QuotaExceeded)));
+        fixture.clock.advance(Duration::from_secs(31 * 24 * 3600));
+        fixture.charge(&principal, Product::Translate, 1).unwrap();
+        assert_eq!(usage_report(&fixture.services(), &principal).unwrap().character_count, 1);
+    }
+
+    #[test]
+    fn tags_are_recorded_for_text_translation_only() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Pro);
+        let tag = ReportingTag::parse(b"Marketing").unwrap();
+        let services = fixture.services();
+        charge(&services, Charge { principal: &principal, product: Product::Translate, units: 3, tag: Some(&tag) })
+            .unwrap();
+        charge(&services, Charge { principal: &principal, product: Product::Write, units: 4, tag: Some(&tag) })
+            .unwrap();
+        let rows = fixture.db.execute("SELECT product, tag, units FROM usage_daily ORDER BY product", &[]).unwrap();
+        let rows: Vec<(String, String, i64)> =
+            rows.rows.iter().map(|row| (row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap())).collect();
+        assert_eq!(rows, [("translate".into(), "marketing".into(), 3), ("write".into(), String::new(), 4)]);
+    }
+
+    #[test]
+    fn a_key_deactivated_meanwhile_is_not_charged() {
+        let fixture = Fixture::new();
+        let principal = fixture.principal(Plan::Pro);
+        fixture.db.execute("UPDATE api_keys SET deactivated_at = '2027-01-01T00:00:00Z'", &[]).unwrap();
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::Deactivated)));
+    }
+}

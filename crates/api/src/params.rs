@@ -1,0 +1,244 @@
+//! Request parameters, whichever way a client sends them.
+//!
+//! The API takes the same parameters as a JSON object, as an `application/x-www-form-urlencoded`
+//! body, or (on a few deprecated GET routes) in the query string. In forms, lists repeat their
+//! key (`text=a&text=b`) or, for tag and id lists, separate items with commas; booleans are
+//! `1`/`0` or `true`/`false`. [`Params`] hides those differences from the handlers, and its
+//! accessors turn a wrong value into a 400 that names the parameter.
+
+use serde_json::Value;
+
+use crate::ApiError;
+
+/// A request's parameters, in the order they came.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params {
+    entries: Vec<(String, Value)>,
+}
+
+/// The largest request body the API reads (128 KiB, the text translation limit).
+pub const MAX_BODY_BYTES: usize = 128 * 1024;
+
+impl Params {
+    /// Parameters from a request body, by its `Content-Type` (form when absent, as the API
+    /// has always accepted). Other types are a 415.
+    pub fn from_body(content_type: Option<&str>, body: &[u8]) -> Result<Params, ApiError> {
+        if body.len() > MAX_BODY_BYTES {
+            return Err(ApiError::new(413, "Request Entity Too Large: the body may not exceed 128 KiB."));
+        }
+        let media_type = content_type
+            .map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        match media_type.as_str() {
+            "application/json" => Self::from_json(body),
+            "application/x-www-form-urlencoded" | "" => Ok(Self::from_form(body)),
+            other => Err(ApiError::new(
+                415,
+                format!(
+                    "Unsupported Content-Type `{other}`: send application/json or application/x-www-form-urlencoded."
+                ),
+            )
+            .with_code("invalid_content_type")),
+        }
+    }
+
+    /// Parameters from a form body or a query string.
+    pub fn from_form(encoded: &[u8]) -> Params {
+        let entries = form_urlencoded::parse(encoded)
+            .map(|(key, value)| (key.into_owned(), Value::String(value.into_owned())))
+            .collect();
+        Params { entries }
+    }
+
+    /// Parameters from a JSON object.
+    pub fn from_json(body: &[u8]) -> Result<Params, ApiError> {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Params::default());
+        }
+        match serde_json::from_slice::<Value>(body) {
+            Ok(Value::Object(object)) => Ok(Params { entries: object.into_iter().collect() }),
+            Ok(_) => Err(ApiError::bad_request("Invalid request: the JSON body must be an object.")),
+            Err(error) => Err(ApiError::bad_request(format!("Invalid request: the body is not valid JSON ({error})."))),
+        }
+    }
+
+    /// Adds parameters that were not given already (e.g. the query string's under a body's).
+    pub fn merge_missing(&mut self, other: Params) {
+        for (key, value) in other.entries {
+            if !self.contains(&key) {
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.entries.iter().any(|(key, _)| key == name)
+    }
+
+    /// The names of every parameter given.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(key, _)| key.as_str())
+    }
+
+    fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+        self.entries.iter().filter(move |(key, _)| key == name).map(|(_, value)| value)
+    }
+
+    /// A single text value (`None` when absent). A list, object or repeated key is a 400.
+    pub fn string(&self, name: &str) -> Result<Option<String>, ApiError> {
+        let mut values = self.values(name);
+        let Some(first) = values.next() else { return Ok(None) };
+        if values.next().is_some() {
+            return Err(invalid(name));
+        }
+        match first {
+            Value::String(text) => Ok(Some(text.clone())),
+            Value::Number(number) => Ok(Some(number.to_string())),
+            Value::Bool(flag) => Ok(Some(flag.to_string())),
+            Value::Null => Ok(None),
+            _ => Err(invalid(name)),
+        }
+    }
+
+    /// A required single text value.
+    pub fn required_string(&self, name: &str) -> Result<String, ApiError> {
+        self.string(name)?.ok_or_else(|| missing(name))
+    }
+
+    /// A list of texts: a JSON array (or a single string), or a repeated form key.
+    pub fn strings(&self, name: &str) -> Result<Option<Vec<String>>, ApiError> {
+        let mut items = Vec::new();
+        let mut present = false;
+        for value in self.values(name) {
+            present = true;
+            match value {
+                Value::String(text) => items.push(text.clone()),
+                Value::Array(array) => {
+                    for item in array {
+                        match item {
+                            Value::String(text) => items.push(text.clone()),
+                            _ => return Err(invalid(name)),
+                        }
+                    }
+                }
+                Value::Null => {}
+                _ => return Err(invalid(name)),
+            }
+        }
+        Ok(present.then_some(items))
+    }
+
+    /// A list of names or ids: a JSON array, repeated keys, or comma-separated items.
+    pub fn list(&self, name: &str) -> Result<Option<Vec<String>>, ApiError> {
+        Ok(self.strings(name)?.map(|items| {
+            items
+                .iter()
+                .flat_map(|item| item.split(','))
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(str::to_owned)
+                .collect()
+        }))
+    }
+
+    /// A boolean: JSON `true`/`false`, or `1`/`0`/`true`/`false` as text (any case).
+    pub fn bool(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        let mut values = self.values(name);
+        let Some(first) = values.next() else { return Ok(None) };
+        if values.next().is_some() {
+            return Err(invalid(name));
+        }
+        match first {
+            Value::Bool(flag) => Ok(Some(*flag)),
+            Value::Number(number) if number.as_i64() == Some(1) => Ok(Some(true)),
+            Value::Number(number) if number.as_i64() == Some(0) => Ok(Some(false)),
+            Value::String(text) => match text.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" => Ok(Some(true)),
+                "0" | "false" => Ok(Some(false)),
+                _ => Err(invalid(name)),
+            },
+            Value::Null => Ok(None),
+            _ => Err(invalid(name)),
+        }
+    }
+
+    /// An integer: a JSON number or its text.
+    pub fn integer(&self, name: &str) -> Result<Option<i64>, ApiError> {
+        let mut values = self.values(name);
+        let Some(first) = values.next() else { return Ok(None) };
+        if values.next().is_some() {
+            return Err(invalid(name));
+        }
+        match first {
+            Value::Number(number) => number.as_i64().map(Some).ok_or_else(|| invalid(name)),
+            Value::String(text) => text.trim().parse().map(Some).map_err(|_| invalid(name)),
+            Value::Null => Ok(None),
+            _ => Err(invalid(name)),
+        }
+    }
+}
+
+/// `Parameter '<name>' not specified`.
+pub fn missing(name: &str) -> ApiError {
+    ApiError::bad_request(format!("Parameter '{name}' not specified"))
+}
+
+/// `Value for '<name>' not supported.`
+pub fn invalid(name: &str) -> ApiError {
+    ApiError::bad_request(format!("Value for '{name}' not supported."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_form_bodies_give_the_same_parameters() {
+        let json = Params::from_body(
+            Some("application/json; charset=utf-8"),
+            br#"{"text": ["Hello", "World"], "target_lang": "DE", "show_billed_characters": true, "splitting_tags": ["p", "h1"]}"#,
+        )
+        .unwrap();
+        let form = Params::from_body(
+            None,
+            b"text=Hello&text=World&target_lang=DE&show_billed_characters=1&splitting_tags=p,h1",
+        )
+        .unwrap();
+        for params in [json, form] {
+            assert_eq!(params.strings("text").unwrap().unwrap(), ["Hello", "World"]);
+            assert_eq!(params.required_string("target_lang").unwrap(), "DE");
+            assert_eq!(params.bool("show_billed_characters").unwrap(), Some(true));
+            assert_eq!(params.list("splitting_tags").unwrap().unwrap(), ["p", "h1"]);
+            assert_eq!(params.string("source_lang").unwrap(), None);
+        }
+    }
+
+    #[test]
+    fn wrong_values_name_the_parameter() {
+        let params = Params::from_json(br#"{"preserve_formatting": "yes", "text": 5, "threshold": "x"}"#).unwrap();
+        assert_eq!(
+            params.bool("preserve_formatting").unwrap_err().message,
+            "Value for 'preserve_formatting' not supported."
+        );
+        assert_eq!(params.strings("text").unwrap_err().message, "Value for 'text' not supported.");
+        assert_eq!(params.integer("threshold").unwrap_err().message, "Value for 'threshold' not supported.");
+        assert_eq!(params.required_string("target_lang").unwrap_err().message, "Parameter 'target_lang' not specified");
+    }
+
+    #[test]
+    fn unusable_bodies_are_refused_with_the_right_status() {
+        assert_eq!(Params::from_body(Some("text/plain"), b"hi").unwrap_err().status, 415);
+        assert_eq!(Params::from_body(Some("application/json"), b"[1]").unwrap_err().status, 400);
+        assert_eq!(Params::from_body(Some("application/json"), b"{").unwrap_err().status, 400);
+        let big = vec![b'a'; MAX_BODY_BYTES + 1];
+        assert_eq!(Params::from_body(None, &big).unwrap_err().status, 413);
+    }
+
+    #[test]
+    fn query_parameters_fill_in_what_the_body_lacks() {
+        let mut body = Params::from_form(b"text=Hi");
+        body.merge_missing(Params::from_form(b"text=ignored&target_lang=FR"));
+        assert_eq!(body.strings("text").unwrap().unwrap(), ["Hi"]);
+        assert_eq!(body.required_string("target_lang").unwrap(), "FR");
+    }
+}

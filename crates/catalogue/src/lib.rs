@@ -1,0 +1,32 @@
+//! The language catalogue: every language the API knows, as data, and the queries the language and translation
+//! endpoints ask of it.
+//!
+//! * [`Language`] and [`Maturity`]: one language, its codes, name, roles, features and maturity; the data
+//!   itself is one static table (`table.rs`).
+//! * [`find`], [`parse_source`], [`parse_target`]: case-insensitive lookup of v2 (`EN-GB`) and v3 (`en-GB`)
+//!   codes, and the checks of `source_lang`/`target_lang` with the API's error texts.
+//! * [`Coverage`]: what the configured engine can translate; every listing is limited by it.
+//! * [`v2_languages`], [`glossary_language_pairs`], [`v3_languages`], [`v3_resources`]: the bodies of the
+//!   language endpoints, ready to serialise.
+//!
+//! The crate is pure Rust with no platform dependency.
+
+mod coverage;
+mod error;
+mod language;
+mod lookup;
+mod table;
+mod v2;
+mod v3;
+
+pub use coverage::{Coverage, PairSet};
+pub use error::{LanguageError, QueryError};
+pub use language::{Language, Maturity};
+pub use lookup::{all, custom_instruction_targets, find, glossary_languages, parse_source, parse_target};
+pub use v2::{
+    GlossaryLanguagePair, GlossaryLanguagePairs, ListKind, V2Language, glossary_language_pairs, v2_languages,
+};
+pub use v3::{
+    Feature, FeatureSupport, Features, Include, Resource, ResourceFeature, Status, V3Language, V3Resource,
+    v3_languages, v3_resources,
+};

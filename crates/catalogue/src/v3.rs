@@ -1,0 +1,624 @@
+//! The v3 listings: `GET /v3/languages?resource=…&include=…` and `GET /v3/languages/resources`.
+//!
+//! Each resource has its own languages, roles and features (the feature/role table of the API reference):
+//!
+//! * `translate_text`, `translate_document`: every language; `EN` and `PT` are listed as sources only, since
+//!   their variants are the advertised targets (they are still accepted as `target_lang`).
+//! * `glossary`: the base glossary languages, each usable on both sides; a dictionary for `EN` serves every
+//!   English variant, so variants are not listed.
+//! * `write`: the languages of `/v2/write/*`; base languages as the text's language, all of them as targets.
+//! * `style_rules`: the eight languages a style rule list can be written for, as targets (a list applies to the
+//!   target's base language).
+//! * `translation_memory`: the languages translation memories take, base languages as sources.
+//! * `voice`: the languages of real-time voice sessions. Voice is not built yet; the listing describes the
+//!   service as designed. Speech is recognised offline for English only, so for every other spoken language
+//!   the source-side voice features (`transcription`, `spoken_terms`, `auto_detection`) need a third-party
+//!   recogniser and are marked `"external": true`, shown only with `include=external`. Translated speech and
+//!   spoken terms are beta features, shown only with `include=beta`.
+//!
+//! Beta languages (`de-CH`, `fr-CA`) appear only with `include=beta`, with status `beta`, and so do the features
+//! of a beta language: a feature is never more stable than its language. Every listing is limited to what the
+//! engine covers: a language appears when it is usable on a side the engine serves, and its features follow the
+//! roles it keeps. The caller passes the coverage that matters for the resource (that of the engine behind
+//! `write`, for instance).
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::coverage::Coverage;
+use crate::error::QueryError;
+use crate::language::Language;
+use crate::lookup::all;
+
+/// A resource of `/v3/languages`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    TranslateText,
+    TranslateDocument,
+    Glossary,
+    Voice,
+    Write,
+    StyleRules,
+    TranslationMemory,
+}
+
+/// A capability a language may have for a resource; the keys of a language's `features`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feature {
+    Formality,
+    StyleRules,
+    TagHandling,
+    Glossary,
+    WritingStyle,
+    Tone,
+    AutoDetection,
+    Transcription,
+    TranslatedSpeech,
+    SpokenTerms,
+    TranslationMemory,
+}
+
+/// What `include` adds to the stable languages and features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Include {
+    /// Beta languages and beta features.
+    Beta,
+    /// Features that rely on a third-party provider.
+    External,
+}
+
+/// The availability of a language or a feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Stable,
+    Beta,
+}
+
+/// Which language of a pair a feature is checked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Source,
+    Target,
+    Both,
+}
+
+impl Side {
+    fn needs_source(self) -> bool {
+        matches!(self, Side::Source | Side::Both)
+    }
+
+    fn needs_target(self) -> bool {
+        matches!(self, Side::Target | Side::Both)
+    }
+}
+
+impl Resource {
+    /// Every resource, in the order `/v3/languages/resources` lists them.
+    pub const ALL: [Resource; 7] = [
+        Resource::TranslateText,
+        Resource::TranslateDocument,
+        Resource::Glossary,
+        Resource::Voice,
+        Resource::Write,
+        Resource::StyleRules,
+        Resource::TranslationMemory,
+    ];
+
+    /// The name used in the `resource` parameter and in the resources listing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::TranslateText => "translate_text",
+            Resource::TranslateDocument => "translate_document",
+            Resource::Glossary => "glossary",
+            Resource::Voice => "voice",
+            Resource::Write => "write",
+            Resource::StyleRules => "style_rules",
+            Resource::TranslationMemory => "translation_memory",
+        }
+    }
+
+    /// A value of the `resource` parameter.
+    pub fn parse(value: &str) -> Result<Resource, QueryError> {
+        Resource::ALL
+            .into_iter()
+            .find(|resource| resource.name() == value)
+            .ok_or_else(|| QueryError::Unsupported { parameter: "resource", value: value.to_owned() })
+    }
+
+    /// The resource of a `/v3/languages` query, from its `resource` parameter and the old name of that parameter,
+    /// `product`, which gets its own answer so that old clients learn about the rename.
+    pub fn from_query(resource: Option<&str>, product: Option<&str>) -> Result<Resource, QueryError> {
+        match (resource, product) {
+            (Some(value), _) => Resource::parse(value),
+            (None, Some(_)) => Err(QueryError::ProductRenamed),
+            (None, None) => Err(QueryError::Missing { parameter: "resource" }),
+        }
+    }
+
+    /// The resource's features and the side each is checked on, in listing order.
+    fn features(self) -> &'static [(Feature, Side)] {
+        match self {
+            Resource::TranslateText => &[
+                (Feature::Formality, Side::Target),
+                (Feature::StyleRules, Side::Target),
+                (Feature::TagHandling, Side::Both),
+                (Feature::Glossary, Side::Both),
+                (Feature::AutoDetection, Side::Source),
+                (Feature::TranslationMemory, Side::Both),
+            ],
+            Resource::TranslateDocument => &[
+                (Feature::Formality, Side::Target),
+                (Feature::TagHandling, Side::Both),
+                (Feature::Glossary, Side::Both),
+                (Feature::AutoDetection, Side::Source),
+            ],
+            Resource::Voice => &[
+                (Feature::AutoDetection, Side::Source),
+                (Feature::Formality, Side::Target),
+                (Feature::Glossary, Side::Both),
+                (Feature::Transcription, Side::Source),
+                (Feature::TranslatedSpeech, Side::Target),
+                (Feature::SpokenTerms, Side::Source),
+            ],
+            Resource::Write => &[
+                (Feature::AutoDetection, Side::Source),
+                (Feature::WritingStyle, Side::Target),
+                (Feature::Tone, Side::Target),
+            ],
+            Resource::Glossary | Resource::StyleRules | Resource::TranslationMemory => &[],
+        }
+    }
+
+    /// Whether the language may be a source and a target of this resource, before engine coverage.
+    fn roles(self, language: &Language) -> (bool, bool) {
+        let base = !language.is_variant();
+        match self {
+            Resource::TranslateText | Resource::TranslateDocument => {
+                (language.usable_as_source(), language.listed_as_target())
+            }
+            Resource::Glossary => {
+                let glossary = base && language.supports_glossary();
+                (glossary, glossary)
+            }
+            Resource::Voice => (base && language.supports_voice(), language.supports_voice()),
+            Resource::Write => (base && language.supports_write(), language.supports_write()),
+            Resource::StyleRules => (false, base && language.supports_style_rules()),
+            Resource::TranslationMemory => {
+                (base && language.supports_translation_memory(), language.supports_translation_memory())
+            }
+        }
+    }
+}
+
+impl Feature {
+    /// The key of the feature in a language's `features` and its name in the resources listing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Formality => "formality",
+            Feature::StyleRules => "style_rules",
+            Feature::TagHandling => "tag_handling",
+            Feature::Glossary => "glossary",
+            Feature::WritingStyle => "writing_style",
+            Feature::Tone => "tone",
+            Feature::AutoDetection => "auto_detection",
+            Feature::Transcription => "transcription",
+            Feature::TranslatedSpeech => "translated_speech",
+            Feature::SpokenTerms => "spoken_terms",
+            Feature::TranslationMemory => "translation_memory",
+        }
+    }
+}
+
+impl Include {
+    /// One value of the repeatable `include` parameter.
+    pub fn parse(value: &str) -> Result<Include, QueryError> {
+        match value {
+            "beta" => Ok(Include::Beta),
+            "external" => Ok(Include::External),
+            other => Err(QueryError::Unsupported { parameter: "include", value: other.to_owned() }),
+        }
+    }
+}
+
+/// The language whose speech is recognised offline (by the built-in recogniser); every other spoken language
+/// needs a third-party recogniser.
+const OFFLINE_SPEECH: &str = "en";
+
+/// How a language has a feature, before `include` filters it.
+struct Support {
+    beta: bool,
+    external: bool,
+}
+
+/// Whether the language has the feature for the resource.
+fn support(feature: Feature, resource: Resource, language: &Language) -> Option<Support> {
+    let needs_recogniser = resource == Resource::Voice && language.base_code() != OFFLINE_SPEECH;
+    let (has, beta, external) = match feature {
+        Feature::Formality => (language.supports_formality(), false, false),
+        Feature::StyleRules => (language.supports_style_rules(), false, false),
+        Feature::TagHandling => (language.supports_tag_handling(), false, false),
+        Feature::Glossary => (language.supports_glossary(), false, false),
+        Feature::WritingStyle => (language.supports_writing_style(), false, false),
+        Feature::Tone => (language.supports_tone(), false, false),
+        Feature::AutoDetection => (language.auto_detectable(), false, needs_recogniser),
+        Feature::TranslationMemory => (language.supports_translation_memory(), false, false),
+        // Every voice language is transcribed; the voice feature list is only offered for voice languages.
+        Feature::Transcription => (true, false, needs_recogniser),
+        Feature::TranslatedSpeech => (true, true, false),
+        Feature::SpokenTerms => (true, true, needs_recogniser),
+    };
+    has.then_some(Support { beta: beta || language.is_beta(), external })
+}
+
+/// A feature of a language: `{"status": "stable"}`, with `"external": true` for a third-party capability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FeatureSupport {
+    pub status: Status,
+    #[serde(skip_serializing_if = "is_false")]
+    pub external: bool,
+}
+
+/// A language's `features` object, keys in the resource's feature order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Features(Vec<(Feature, FeatureSupport)>);
+
+impl Features {
+    pub fn get(&self, feature: Feature) -> Option<&FeatureSupport> {
+        self.0.iter().find(|(key, _)| *key == feature).map(|(_, support)| support)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Feature, &FeatureSupport)> {
+        self.0.iter().map(|(feature, support)| (*feature, support))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Features {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (feature, support) in &self.0 {
+            map.serialize_entry(feature.name(), support)?;
+        }
+        map.end()
+    }
+}
+
+/// One entry of `/v3/languages`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct V3Language {
+    pub lang: &'static str,
+    pub name: &'static str,
+    pub usable_as_source: bool,
+    pub usable_as_target: bool,
+    pub status: Status,
+    pub features: Features,
+}
+
+/// The `/v3/languages` listing of a resource, with what `include` asks for, limited to what the engine covers.
+pub fn v3_languages(resource: Resource, include: &[Include], coverage: &Coverage) -> Vec<V3Language> {
+    let with_beta = include.contains(&Include::Beta);
+    let with_external = include.contains(&Include::External);
+    all()
+        .iter()
+        .filter(|language| with_beta || !language.is_beta())
+        .filter_map(|language| {
+            let (source, target) = resource.roles(language);
+            let usable_as_source = source && coverage.supports_source(language);
+            let usable_as_target = target && coverage.supports_target(language);
+            if !usable_as_source && !usable_as_target {
+                return None;
+            }
+            let features = resource
+                .features()
+                .iter()
+                .filter(|(_, side)| side.needs_source() && usable_as_source || side.needs_target() && usable_as_target)
+                .filter_map(|&(feature, _)| {
+                    let support = support(feature, resource, language)?;
+                    let shown = (with_beta || !support.beta) && (with_external || !support.external);
+                    let status = if support.beta { Status::Beta } else { Status::Stable };
+                    shown.then_some((feature, FeatureSupport { status, external: support.external }))
+                })
+                .collect();
+            Some(V3Language {
+                lang: language.lang(),
+                name: language.name(),
+                usable_as_source,
+                usable_as_target,
+                status: if language.is_beta() { Status::Beta } else { Status::Stable },
+                features: Features(features),
+            })
+        })
+        .collect()
+}
+
+/// One entry of `/v3/languages/resources`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct V3Resource {
+    pub name: Resource,
+    pub features: Vec<ResourceFeature>,
+}
+
+/// A feature of a resource and which language of a pair must support it (an absent `needs_*` means false).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResourceFeature {
+    pub name: Feature,
+    #[serde(skip_serializing_if = "is_false")]
+    pub needs_source_support: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub needs_target_support: bool,
+}
+
+/// The body of `/v3/languages/resources`: every resource and its features.
+pub fn v3_resources() -> Vec<V3Resource> {
+    Resource::ALL
+        .into_iter()
+        .map(|resource| V3Resource {
+            name: resource,
+            features: resource
+                .features()
+                .iter()
+                .map(|&(name, side)| ResourceFeature {
+                    name,
+                    needs_source_support: side.needs_source(),
+                    needs_target_support: side.needs_target(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::coverage::apertium_like;
+
+    fn entry<'a>(listing: &'a [V3Language], lang: &str) -> Option<&'a V3Language> {
+        listing.iter().find(|language| language.lang == lang)
+    }
+
+    fn langs(listing: &[V3Language]) -> Vec<&'static str> {
+        listing.iter().map(|language| language.lang).collect()
+    }
+
+    #[test]
+    fn a_text_translation_entry_has_the_documented_shape() {
+        let listing = v3_languages(Resource::TranslateText, &[], &Coverage::All);
+        assert_eq!(
+            serde_json::to_value(entry(&listing, "de").unwrap()).unwrap(),
+            json!({
+                "lang": "de",
+                "name": "German",
+                "usable_as_source": true,
+                "usable_as_target": true,
+                "status": "stable",
+                "features": {
+                    "formality": {"status": "stable"},
+                    "style_rules": {"status": "stable"},
+                    "tag_handling": {"status": "stable"},
+                    "glossary": {"status": "stable"},
+                    "auto_detection": {"status": "stable"},
+                    "translation_memory": {"status": "stable"},
+                },
+            })
+        );
+    }
+
+    #[test]
+    fn text_translation_lists_every_stable_language_and_beta_only_on_request() {
+        let stable = v3_languages(Resource::TranslateText, &[], &Coverage::All);
+        assert_eq!(stable.len(), 121);
+        assert!(entry(&stable, "de-CH").is_none());
+        assert!(entry(&stable, "yue").is_some(), "hidden only from v2");
+        let with_beta = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
+        assert_eq!(with_beta.len(), 123);
+    }
+
+    #[test]
+    fn a_beta_language_is_beta_with_neither_glossary_nor_formality() {
+        let listing = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
+        assert_eq!(
+            serde_json::to_value(entry(&listing, "fr-CA").unwrap()).unwrap(),
+            json!({
+                "lang": "fr-CA",
+                "name": "French (Canadian)",
+                "usable_as_source": false,
+                "usable_as_target": true,
+                "status": "beta",
+                "features": {"style_rules": {"status": "beta"}},
+            })
+        );
+    }
+
+    #[test]
+    fn formerly_beta_languages_are_listed_as_stable() {
+        let listing = v3_languages(Resource::TranslateText, &[], &Coverage::All);
+        let catalan = entry(&listing, "ca").unwrap();
+        assert_eq!(catalan.status, Status::Stable);
+        assert!(catalan.features.is_empty());
+        assert_eq!(serde_json::to_value(&catalan.features).unwrap(), json!({}));
+    }
+
+    #[test]
+    fn english_is_a_source_and_its_variants_are_the_targets() {
+        let listing = v3_languages(Resource::TranslateText, &[], &Coverage::All);
+        let english = entry(&listing, "en").unwrap();
+        assert!(english.usable_as_source && !english.usable_as_target);
+        // Checked only on the target, style rules are not offered on a language listed as a source only.
+        assert!(english.features.get(Feature::StyleRules).is_none());
+        assert!(english.features.get(Feature::Glossary).is_some());
+        let american = entry(&listing, "en-US").unwrap();
+        assert!(!american.usable_as_source && american.usable_as_target);
+        assert!(american.features.get(Feature::AutoDetection).is_none());
+        assert!(entry(&listing, "zh").unwrap().usable_as_target);
+    }
+
+    #[test]
+    fn document_translation_has_no_style_rules_or_translation_memory() {
+        let listing = v3_languages(Resource::TranslateDocument, &[], &Coverage::All);
+        let german = entry(&listing, "de").unwrap();
+        let features: Vec<Feature> = german.features.iter().map(|(feature, _)| feature).collect();
+        assert_eq!(features, [Feature::Formality, Feature::TagHandling, Feature::Glossary, Feature::AutoDetection]);
+    }
+
+    #[test]
+    fn the_glossary_resource_lists_base_glossary_languages_on_both_sides() {
+        let listing = v3_languages(Resource::Glossary, &[Include::Beta], &Coverage::All);
+        assert_eq!(listing.len(), 32);
+        assert!(listing.iter().all(|language| language.usable_as_source && language.usable_as_target));
+        assert!(entry(&listing, "th").is_none() && entry(&listing, "en-GB").is_none());
+        assert!(entry(&listing, "de-CH").is_none());
+    }
+
+    #[test]
+    fn write_lists_its_languages_with_style_and_tone_for_german_and_english() {
+        let listing = v3_languages(Resource::Write, &[], &Coverage::All);
+        assert_eq!(
+            langs(&listing),
+            ["de", "en", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt", "pt-BR", "pt-PT", "zh", "zh-Hans"]
+        );
+        assert_eq!(
+            serde_json::to_value(entry(&listing, "en-GB").unwrap()).unwrap(),
+            json!({
+                "lang": "en-GB",
+                "name": "English (British)",
+                "usable_as_source": false,
+                "usable_as_target": true,
+                "status": "stable",
+                "features": {"writing_style": {"status": "stable"}, "tone": {"status": "stable"}},
+            })
+        );
+        assert!(entry(&listing, "fr").unwrap().features.get(Feature::Tone).is_none());
+    }
+
+    #[test]
+    fn style_rules_list_eight_target_languages() {
+        let listing = v3_languages(Resource::StyleRules, &[Include::Beta], &Coverage::All);
+        assert_eq!(langs(&listing), ["de", "en", "es", "fr", "it", "ja", "ko", "zh"]);
+        assert!(listing.iter().all(|language| !language.usable_as_source && language.usable_as_target));
+    }
+
+    #[test]
+    fn translation_memories_take_eight_sources_and_twelve_targets() {
+        let listing = v3_languages(Resource::TranslationMemory, &[], &Coverage::All);
+        assert_eq!(listing.iter().filter(|language| language.usable_as_source).count(), 8);
+        assert_eq!(listing.iter().filter(|language| language.usable_as_target).count(), 12);
+    }
+
+    #[test]
+    fn voice_shows_third_party_recognition_only_with_include_external() {
+        let listing = v3_languages(Resource::Voice, &[], &Coverage::All);
+        assert_eq!(listing.iter().filter(|language| language.usable_as_source).count(), 38);
+        assert!(entry(&listing, "de").unwrap().features.get(Feature::Transcription).is_none());
+        let english = entry(&listing, "en").unwrap();
+        assert_eq!(
+            english.features.get(Feature::Transcription),
+            Some(&FeatureSupport { status: Status::Stable, external: false })
+        );
+
+        let listing = v3_languages(Resource::Voice, &[Include::External], &Coverage::All);
+        let german = serde_json::to_value(&entry(&listing, "de").unwrap().features).unwrap();
+        assert_eq!(german["transcription"], json!({"status": "stable", "external": true}));
+        assert_eq!(german["formality"], json!({"status": "stable"}));
+    }
+
+    #[test]
+    fn voice_shows_beta_features_only_with_include_beta() {
+        let listing = v3_languages(Resource::Voice, &[], &Coverage::All);
+        assert!(entry(&listing, "en").unwrap().features.get(Feature::TranslatedSpeech).is_none());
+        let listing = v3_languages(Resource::Voice, &[Include::Beta], &Coverage::All);
+        let english = serde_json::to_value(&entry(&listing, "en").unwrap().features).unwrap();
+        assert_eq!(english["translated_speech"], json!({"status": "beta"}));
+        assert_eq!(english["spoken_terms"], json!({"status": "beta"}));
+    }
+
+    #[test]
+    fn a_small_engine_restricts_the_text_translation_listing() {
+        let listing = v3_languages(Resource::TranslateText, &[], &apertium_like());
+        assert_eq!(langs(&listing), ["ca", "en", "en-GB", "en-US", "es", "es-419", "fr"]);
+        let with_beta = v3_languages(Resource::TranslateText, &[Include::Beta], &apertium_like());
+        assert_eq!(langs(&with_beta), ["ca", "en", "en-GB", "en-US", "es", "es-419", "fr", "fr-CA"]);
+    }
+
+    #[test]
+    fn a_small_engine_restricts_roles_and_the_features_that_follow_them() {
+        let coverage = Coverage::pairs([("en", "fr")]);
+        let listing = v3_languages(Resource::TranslateText, &[], &coverage);
+        assert_eq!(langs(&listing), ["en", "fr"]);
+        let french = entry(&listing, "fr").unwrap();
+        assert!(!french.usable_as_source && french.usable_as_target);
+        assert!(french.features.get(Feature::Formality).is_some());
+        assert!(french.features.get(Feature::AutoDetection).is_none());
+    }
+
+    #[test]
+    fn a_small_engine_restricts_the_other_resources() {
+        let coverage = apertium_like();
+        assert_eq!(langs(&v3_languages(Resource::Glossary, &[], &coverage)), ["en", "es", "fr"]);
+        assert_eq!(langs(&v3_languages(Resource::StyleRules, &[], &coverage)), ["en", "es", "fr"]);
+        assert_eq!(langs(&v3_languages(Resource::Voice, &[], &coverage)), ["en", "en-GB", "en-US", "es", "fr"]);
+    }
+
+    #[test]
+    fn resources_list_their_features_with_the_sides_that_need_them() {
+        let resources = serde_json::to_value(v3_resources()).unwrap();
+        assert_eq!(resources.as_array().unwrap().len(), 7);
+        assert_eq!(
+            resources[0],
+            json!({"name": "translate_text", "features": [
+                {"name": "formality", "needs_target_support": true},
+                {"name": "style_rules", "needs_target_support": true},
+                {"name": "tag_handling", "needs_source_support": true, "needs_target_support": true},
+                {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
+                {"name": "auto_detection", "needs_source_support": true},
+                {"name": "translation_memory", "needs_source_support": true, "needs_target_support": true},
+            ]})
+        );
+        assert_eq!(resources[2], json!({"name": "glossary", "features": []}));
+    }
+
+    #[test]
+    fn resource_names_round_trip() {
+        for resource in Resource::ALL {
+            assert_eq!(Resource::parse(resource.name()), Ok(resource));
+            assert_eq!(serde_json::to_value(resource).unwrap(), json!(resource.name()));
+        }
+    }
+
+    #[test]
+    fn an_unknown_resource_is_refused_with_the_parameter_name() {
+        let error = Resource::parse("translate").unwrap_err();
+        assert_eq!(error.to_string(), "Value for 'resource' not supported.");
+    }
+
+    #[test]
+    fn the_old_product_parameter_gets_the_rename_message() {
+        let error = Resource::from_query(None, Some("translate_text")).unwrap_err();
+        assert_eq!(error, QueryError::ProductRenamed);
+        assert_eq!(error.to_string(), "Bad request. Reason: The 'product' parameter has been renamed to 'resource'.");
+    }
+
+    #[test]
+    fn the_resource_parameter_wins_over_product_and_is_required() {
+        assert_eq!(Resource::from_query(Some("voice"), Some("translate_text")), Ok(Resource::Voice));
+        assert_eq!(Resource::from_query(None, None), Err(QueryError::Missing { parameter: "resource" }));
+    }
+
+    #[test]
+    fn include_takes_beta_and_external() {
+        assert_eq!(Include::parse("beta"), Ok(Include::Beta));
+        assert_eq!(Include::parse("external"), Ok(Include::External));
+        assert_eq!(Include::parse("alpha").unwrap_err().to_string(), "Value for 'include' not supported.");
+    }
+}

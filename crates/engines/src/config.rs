@@ -1,0 +1,260 @@
+//! Choosing and configuring the engine from Spin variables.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `engine` | `apertium`, `openai` or `deterministic`; required: no engine is chosen silently |
+//! | `apertium_url` | APY's base URL; default `http://127.0.0.1:2737` |
+//! | `openai_url` | the chat server's base URL; required for `openai` |
+//! | `openai_model` | the model to ask; required for `openai` |
+//! | `openai_api_key` | bearer token; optional; a secret, never in an error message |
+//! | `engine_timeout_ms` | how long to wait for the engine per call; default 30000 |
+//!
+//! A variable set to an empty string counts as unset, so a manifest can declare every variable
+//! with `default = ""`. Variables of engines other than the chosen one are not read.
+//! [`EngineSettings::from_variables`] parses (and can be tested without any engine);
+//! [`EngineSettings::build`] builds.
+
+use std::time::Duration;
+
+use platform::{KeyValue, OutboundHttp, Variables};
+
+use crate::apertium::{self, ApertiumEngine, ApertiumSettings};
+use crate::openai::{self, OpenAiEngine, OpenAiSettings};
+use crate::{ConfigError, DeterministicEngine, Engine, deterministic};
+
+pub const ENGINE_VARIABLE: &str = "engine";
+pub const APERTIUM_URL_VARIABLE: &str = "apertium_url";
+pub const OPENAI_URL_VARIABLE: &str = "openai_url";
+pub const OPENAI_MODEL_VARIABLE: &str = "openai_model";
+pub const OPENAI_API_KEY_VARIABLE: &str = "openai_api_key";
+pub const TIMEOUT_VARIABLE: &str = "engine_timeout_ms";
+
+/// The timeout when `engine_timeout_ms` is unset: long enough for a slow model on a long request.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(30_000);
+
+/// The engine to use and its settings, parsed from variables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineSettings {
+    Deterministic,
+    Apertium(ApertiumSettings),
+    OpenAi(OpenAiSettings),
+}
+
+impl EngineSettings {
+    pub fn from_variables(vars: &dyn Variables) -> Result<EngineSettings, ConfigError> {
+        let expected = "one of apertium, openai, deterministic";
+        let engine =
+            read(vars, ENGINE_VARIABLE)?.ok_or(ConfigError::Missing { variable: ENGINE_VARIABLE, expected })?;
+        match engine.as_str() {
+            deterministic::NAME => Ok(EngineSettings::Deterministic),
+            apertium::NAME => {
+                let url = match read(vars, APERTIUM_URL_VARIABLE)? {
+                    Some(url) => parse_url(APERTIUM_URL_VARIABLE, &url)?,
+                    None => apertium::DEFAULT_URL.to_owned(),
+                };
+                Ok(EngineSettings::Apertium(ApertiumSettings { url, timeout: timeout(vars)? }))
+            }
+            openai::NAME => {
+                let url = read(vars, OPENAI_URL_VARIABLE)?.ok_or(ConfigError::Missing {
+                    variable: OPENAI_URL_VARIABLE,
+                    expected: "the http:// or https:// base URL of an OpenAI-compatible server",
+                })?;
+                let model = read(vars, OPENAI_MODEL_VARIABLE)?
+                    .ok_or(ConfigError::Missing { variable: OPENAI_MODEL_VARIABLE, expected: "the name of a model" })?;
+                Ok(EngineSettings::OpenAi(OpenAiSettings {
+                    url: parse_url(OPENAI_URL_VARIABLE, &url)?,
+                    model,
+                    api_key: read(vars, OPENAI_API_KEY_VARIABLE)?,
+                    timeout: timeout(vars)?,
+                }))
+            }
+            other => Err(ConfigError::Invalid {
+                variable: ENGINE_VARIABLE,
+                reason: format!("unknown engine {other:?}; expected {expected}"),
+            }),
+        }
+    }
+
+    /// The engine these settings describe, sending through `http` and caching in `cache`.
+    pub fn build<'a>(self, http: &'a dyn OutboundHttp, cache: Option<&'a dyn KeyValue>) -> Box<dyn Engine + 'a> {
+        match self {
+            EngineSettings::Deterministic => Box::new(DeterministicEngine::new()),
+            EngineSettings::Apertium(settings) => Box::new(ApertiumEngine::new(settings, http, cache)),
+            EngineSettings::OpenAi(settings) => Box::new(OpenAiEngine::new(settings, http)),
+        }
+    }
+}
+
+/// The engine the variables choose; see the module documentation.
+pub fn from_variables<'a>(
+    vars: &dyn Variables,
+    http: &'a dyn OutboundHttp,
+    cache: Option<&'a dyn KeyValue>,
+) -> Result<Box<dyn Engine + 'a>, ConfigError> {
+    Ok(EngineSettings::from_variables(vars)?.build(http, cache))
+}
+
+/// The variable's trimmed value; `None` when unset or empty.
+fn read(vars: &dyn Variables, variable: &'static str) -> Result<Option<String>, ConfigError> {
+    let value = vars.get(variable).map_err(|source| ConfigError::Unreadable { variable, source })?;
+    Ok(value.map(|value| value.trim().to_owned()).filter(|value| !value.is_empty()))
+}
+
+/// An absolute http(s) URL without a trailing slash. The value is not quoted in the error: a
+/// URL may carry credentials.
+fn parse_url(variable: &'static str, url: &str) -> Result<String, ConfigError> {
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.starts_with('/') => Ok(url.trim_end_matches('/').to_owned()),
+        _ => Err(ConfigError::Invalid { variable, reason: "must be an absolute http:// or https:// URL".into() }),
+    }
+}
+
+fn timeout(vars: &dyn Variables) -> Result<Duration, ConfigError> {
+    match read(vars, TIMEOUT_VARIABLE)? {
+        None => Ok(DEFAULT_TIMEOUT),
+        Some(value) => match value.parse::<u64>() {
+            Ok(millis) if millis > 0 => Ok(Duration::from_millis(millis)),
+            _ => Err(ConfigError::Invalid {
+                variable: TIMEOUT_VARIABLE,
+                reason: format!("{value:?} is not a positive number of milliseconds"),
+            }),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use platform::native::UreqHttp;
+    use platform::{VarError, Variables};
+
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect()
+    }
+
+    fn parse(pairs: &[(&str, &str)]) -> Result<EngineSettings, ConfigError> {
+        EngineSettings::from_variables(&vars(pairs))
+    }
+
+    #[test]
+    fn a_missing_or_empty_engine_names_the_variable() {
+        for pairs in [&[][..], &[("engine", "")], &[("engine", "  ")]] {
+            let error = parse(pairs).unwrap_err();
+            assert_eq!(error.variable(), "engine");
+            assert!(error.to_string().contains("`engine` is not set"), "{error}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_engine_names_the_variable_and_the_choices() {
+        let error = parse(&[("engine", "google")]).unwrap_err();
+        assert_eq!(error.variable(), "engine");
+        let text = error.to_string();
+        assert!(text.contains("\"google\"") && text.contains("apertium, openai, deterministic"), "{text}");
+    }
+
+    #[test]
+    fn apertium_has_defaults_for_everything() {
+        assert_eq!(
+            parse(&[("engine", "apertium")]).unwrap(),
+            EngineSettings::Apertium(ApertiumSettings {
+                url: "http://127.0.0.1:2737".into(),
+                timeout: Duration::from_secs(30)
+            })
+        );
+        assert_eq!(
+            parse(&[("engine", "apertium"), ("apertium_url", "http://apy:2737/"), ("engine_timeout_ms", "1500")])
+                .unwrap(),
+            EngineSettings::Apertium(ApertiumSettings {
+                url: "http://apy:2737".into(),
+                timeout: Duration::from_millis(1500)
+            })
+        );
+    }
+
+    #[test]
+    fn openai_needs_a_url_and_a_model_and_takes_an_optional_key() {
+        assert_eq!(parse(&[("engine", "openai"), ("openai_model", "m")]).unwrap_err().variable(), "openai_url");
+        assert_eq!(
+            parse(&[("engine", "openai"), ("openai_url", "http://llm")]).unwrap_err().variable(),
+            "openai_model"
+        );
+        let settings = parse(&[
+            ("engine", "openai"),
+            ("openai_url", "https://llm/v1"),
+            ("openai_model", "m"),
+            ("openai_api_key", ""),
+        ])
+        .unwrap();
+        assert_eq!(
+            settings,
+            EngineSettings::OpenAi(OpenAiSettings {
+                url: "https://llm/v1".into(),
+                model: "m".into(),
+                api_key: None,
+                timeout: DEFAULT_TIMEOUT,
+            })
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_variable_without_quoting_urls() {
+        let error = parse(&[("engine", "apertium"), ("apertium_url", "ftp://user:pw@apy")]).unwrap_err();
+        assert_eq!(error.variable(), "apertium_url");
+        assert!(!error.to_string().contains("pw"), "{error}");
+        assert_eq!(
+            parse(&[("engine", "apertium"), ("apertium_url", "http://")]).unwrap_err().variable(),
+            "apertium_url"
+        );
+        for timeout in ["0", "-5", "soon", "1.5"] {
+            let error = parse(&[("engine", "deterministic"), ("engine_timeout_ms", timeout)]);
+            // The deterministic engine reads no timeout: only engines that call out check it.
+            assert!(error.is_ok());
+            let error = parse(&[("engine", "apertium"), ("engine_timeout_ms", timeout)]).unwrap_err();
+            assert_eq!(error.variable(), "engine_timeout_ms");
+        }
+    }
+
+    #[test]
+    fn the_api_key_never_appears_in_errors_or_debug_output() {
+        let settings = parse(&[
+            ("engine", "openai"),
+            ("openai_url", "http://llm"),
+            ("openai_model", "m"),
+            ("openai_api_key", "sk-very-secret"),
+        ])
+        .unwrap();
+        assert!(!format!("{settings:?}").contains("sk-very-secret"));
+        let error =
+            parse(&[("engine", "openai"), ("openai_api_key", "sk-very-secret"), ("openai_model", "m")]).unwrap_err();
+        assert!(!format!("{error} {error:?}").contains("sk-very-secret"));
+    }
+
+    #[test]
+    fn unreadable_variables_are_reported_with_their_name() {
+        struct Broken;
+        impl Variables for Broken {
+            fn get(&self, _: &str) -> Result<Option<String>, VarError> {
+                Err(VarError::Provider("vault sealed".into()))
+            }
+        }
+        let error = EngineSettings::from_variables(&Broken).unwrap_err();
+        assert!(matches!(error, ConfigError::Unreadable { variable: "engine", .. }), "{error:?}");
+    }
+
+    #[test]
+    fn from_variables_builds_the_chosen_engine() {
+        let http = UreqHttp;
+        for (engine, name) in [("deterministic", "deterministic"), ("apertium", "apertium")] {
+            let built = from_variables(&vars(&[("engine", engine)]), &http, None).unwrap();
+            assert_eq!(built.name(), name);
+        }
+        let openai = vars(&[("engine", "openai"), ("openai_url", "http://127.0.0.1:9"), ("openai_model", "m")]);
+        assert_eq!(from_variables(&openai, &http, None).unwrap().name(), "openai");
+        assert!(from_variables(&vars(&[]), &http, None).is_err());
+    }
+}

@@ -1,0 +1,93 @@
+//! The two error types of this crate: what went wrong while translating, and what is wrong with
+//! the configuration.
+
+use platform::VarError;
+
+/// Why an engine could not translate a request.
+///
+/// `Display` and `Error` are written by hand: thiserror would take the `source` field of
+/// `UnsupportedPair` for the error's cause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    /// The engine is down, refused the request, timed out or answered a server error. The caller
+    /// answers 503 and bills nothing.
+    Unavailable { engine: &'static str, reason: String },
+    /// The engine does not serve this language pair (the caller answers 400).
+    UnsupportedPair { source: String, target: String },
+    /// The engine answered, but with something unusable.
+    Invalid(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Unavailable { engine, reason } => {
+                write!(formatter, "the {engine} engine is unavailable: {reason}")
+            }
+            EngineError::UnsupportedPair { source, target } => {
+                write!(formatter, "the language pair {source} → {target} is not supported")
+            }
+            EngineError::Invalid(reason) => write!(formatter, "the engine answered something unusable: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Why the engine configuration cannot be used. Every variant names the variable at fault; none
+/// carries the value of a secret.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// A required variable is not set (or set to an empty string).
+    #[error("variable `{variable}` is not set; it must be {expected}")]
+    Missing { variable: &'static str, expected: &'static str },
+    /// The variable is set to something unusable.
+    #[error("variable `{variable}`: {reason}")]
+    Invalid { variable: &'static str, reason: String },
+    /// The host could not produce the variable.
+    #[error("variable `{variable}` could not be read: {source}")]
+    Unreadable {
+        variable: &'static str,
+        #[source]
+        source: VarError,
+    },
+}
+
+impl ConfigError {
+    /// The variable this error is about.
+    pub fn variable(&self) -> &'static str {
+        match self {
+            ConfigError::Missing { variable, .. }
+            | ConfigError::Invalid { variable, .. }
+            | ConfigError::Unreadable { variable, .. } => variable,
+        }
+    }
+}
+
+/// The [`EngineError::Unavailable`] for a request that got no response.
+pub(crate) fn unreachable(
+    engine: &'static str,
+    error: platform::HttpError,
+    timeout: std::time::Duration,
+) -> EngineError {
+    use platform::HttpError;
+    let reason = match error {
+        HttpError::Timeout(url) => format!("no answer from {url} within {} ms", timeout.as_millis()),
+        HttpError::Unreachable { url, reason } => format!("could not reach {url}: {reason}"),
+        HttpError::Denied(url) => {
+            format!("the host refused to send the request to {url} (is it in allowed_outbound_hosts?)")
+        }
+        HttpError::Invalid(reason) => format!("could not send the request: {reason}"),
+    };
+    EngineError::Unavailable { engine, reason }
+}
+
+/// At most `max` characters of a back end's text, for error messages.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    let mut chars = text.trim().chars();
+    let mut excerpt: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        excerpt.push('…');
+    }
+    excerpt
+}

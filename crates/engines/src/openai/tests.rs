@@ -1,0 +1,224 @@
+//! The OpenAI-compatible engine's tests: the prompt and the answer parsing as pure functions,
+//! and whole requests against a fake chat server on 127.0.0.1 that records what it received.
+
+use platform::native::UreqHttp;
+
+use super::*;
+use crate::test_support::{FakeServer, dead_url};
+
+fn texts(items: &[&str]) -> Vec<String> {
+    items.iter().map(|text| text.to_string()).collect()
+}
+
+fn settings(url: &str, api_key: Option<&str>) -> OpenAiSettings {
+    OpenAiSettings {
+        url: url.to_owned(),
+        model: "test-model".to_owned(),
+        api_key: api_key.map(str::to_owned),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+/// A chat-completions answer whose message content is `content`.
+fn chat(content: &str) -> (u16, String) {
+    let body = json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+    });
+    (200, body.to_string())
+}
+
+fn system_prompt(received: &crate::test_support::Received) -> String {
+    received.json()["messages"][0]["content"].as_str().unwrap().to_owned()
+}
+
+fn user_message(received: &crate::test_support::Received) -> Value {
+    serde_json::from_str(received.json()["messages"][1]["content"].as_str().unwrap()).unwrap()
+}
+
+#[test]
+fn a_request_is_one_call_with_the_model_the_key_and_every_text() {
+    let server = FakeServer::start(vec![chat(r#"["Hallo Welt", "Guten <g1>Morgen</g1>"]"#)]);
+    let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
+    let input = texts(&["Hello world", "Good <g1>morning</g1>"]);
+    let outputs = engine.translate(&EngineRequest::new("en", "de", &input)).unwrap();
+    assert_eq!(outputs, ["Hallo Welt", "Guten <g1>Morgen</g1>"]);
+
+    let received = server.received();
+    assert_eq!(received.len(), 1, "one call for the whole request");
+    assert_eq!(received[0].method, "POST");
+    assert_eq!(received[0].path, "/v1/chat/completions");
+    assert_eq!(received[0].header("authorization"), Some("Bearer sk-secret"));
+    let body = received[0].json();
+    assert_eq!(body["model"], "test-model");
+    assert_eq!(body["temperature"], 0);
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert_eq!(body["messages"][1]["role"], "user");
+    assert_eq!(user_message(&received[0]), json!(["Hello world", "Good <g1>morning</g1>"]));
+    let system = system_prompt(&received[0]);
+    assert!(system.contains("from English to German"), "{system}");
+    assert!(system.contains("exactly 2 strings"), "{system}");
+    assert!(system.contains("<g1>, </g1> and <x2/> unchanged"), "{system}");
+}
+
+#[test]
+fn no_key_sends_no_authorization_header() {
+    let server = FakeServer::start(vec![chat(r#"["Hola"]"#)]);
+    let engine = OpenAiEngine::new(settings(&format!("{}/v1", server.url), None), &UreqHttp);
+    let input = texts(&["Hello"]);
+    engine.translate(&EngineRequest::new("en", "es", &input)).unwrap();
+    let received = server.received();
+    assert_eq!(received[0].header("authorization"), None);
+    assert_eq!(received[0].path, "/v1/chat/completions", "a base URL ending in /v1 gets no second /v1");
+}
+
+#[test]
+fn the_prompt_carries_formality_context_instructions_and_glossary() {
+    let server = FakeServer::start(vec![chat(r#"["Olá"]"#)]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let input = texts(&["Hello, welcome to the House"]);
+    let instructions = texts(&["Keep sentences short.", "Use British spelling for names."]);
+    let glossary = vec![("house".to_owned(), "casa \"grande\"".to_owned()), ("garden".to_owned(), "jardim".to_owned())];
+    let request = EngineRequest {
+        formality: Formality::PreferLess,
+        context: Some("A greeting between friends."),
+        custom_instructions: &instructions,
+        glossary: &glossary,
+        ..EngineRequest::new("en", "pt-br", &input)
+    };
+    engine.translate(&request).unwrap();
+    let system = system_prompt(&server.received()[0]);
+    assert!(system.contains("to Portuguese (Brazilian)"), "{system}");
+    assert!(system.contains("If Portuguese (Brazilian) has an informal form of address, use it"), "{system}");
+    assert!(system.contains("The following context is for understanding only; do not translate it"), "{system}");
+    assert!(system.contains("A greeting between friends."), "{system}");
+    assert!(system.contains("Follow these instructions:\n- Keep sentences short.\n- Use British spelling"), "{system}");
+    assert!(
+        system.contains("Use exactly these translations for these terms:\n- \"house\" → \"casa \\\"grande\\\"\""),
+        "{system}"
+    );
+    assert!(!system.contains("jardim"), "only the terms that occur in the texts: {system}");
+    // The context is not among the texts to translate.
+    assert_eq!(user_message(&server.received()[0]), json!(["Hello, welcome to the House"]));
+}
+
+#[test]
+fn formality_more_and_less_are_stated_plainly() {
+    let input = texts(&["Hi"]);
+    let prompt = |formality| {
+        let request = EngineRequest { formality, ..EngineRequest::new("en", "de", &input) };
+        build_messages(&request, &["Hi"])[0]["content"].as_str().unwrap().to_owned()
+    };
+    assert!(prompt(Formality::More).contains("Use a formal tone and the formal form of address."));
+    assert!(prompt(Formality::Less).contains("Use an informal tone and the informal form of address."));
+    assert!(prompt(Formality::PreferMore).contains("If German has a formal form of address, use it"));
+    assert!(!prompt(Formality::Default).contains("form of address"));
+    assert!(prompt(Formality::Default).contains("exactly 1 string:"));
+}
+
+#[test]
+fn a_fenced_answer_is_accepted() {
+    let server = FakeServer::start(vec![chat("```json\n[\"Bonjour\", \"Au revoir\"]\n```")]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let input = texts(&["Hello", "Goodbye"]);
+    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap(), ["Bonjour", "Au revoir"]);
+}
+
+#[test]
+fn a_miscounted_answer_is_retried_one_text_at_a_time() {
+    let server =
+        FakeServer::start(vec![chat(r#"["Bonjour et au revoir"]"#), chat(r#"["Bonjour"]"#), chat(r#"["Au revoir"]"#)]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let input = texts(&["Hello", "", "Goodbye"]);
+    let outputs = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap();
+    assert_eq!(outputs, ["Bonjour", "", "Au revoir"]);
+    let received = server.received();
+    assert_eq!(received.len(), 3);
+    assert_eq!(user_message(&received[0]), json!(["Hello", "Goodbye"]), "blank texts are not sent");
+    assert_eq!(user_message(&received[1]), json!(["Hello"]));
+    assert_eq!(user_message(&received[2]), json!(["Goodbye"]));
+    assert!(system_prompt(&received[1]).contains("exactly 1 string"));
+}
+
+#[test]
+fn an_answer_that_stays_unusable_is_invalid() {
+    let server = FakeServer::start(vec![chat("Sorry, I cannot help with that.")]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let input = texts(&["Hello", "Goodbye"]);
+    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    assert!(matches!(&error, EngineError::Invalid(reason) if reason.contains("Sorry")), "{error:?}");
+    assert_eq!(server.received().len(), 2, "the batch, then the first text alone");
+}
+
+#[test]
+fn blank_requests_make_no_call() {
+    let engine = OpenAiEngine::new(settings(&dead_url(), None), &UreqHttp);
+    let input = texts(&["", " \n"]);
+    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap(), input);
+    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &[])).unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn server_errors_are_unavailable_and_never_show_the_key() {
+    let body = json!({"error": {"message": "model overloaded for key sk-secret", "type": "server_error"}}).to_string();
+    let server = FakeServer::start(vec![(503, body)]);
+    let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
+    let input = texts(&["Hello"]);
+    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    let EngineError::Unavailable { engine: "openai", reason } = &error else { panic!("{error:?}") };
+    assert!(reason.contains("status 503") && reason.contains("model overloaded"), "{reason}");
+    assert!(!format!("{error} {error:?}").contains("sk-secret"), "{error:?}");
+    assert_eq!(server.received().len(), 1, "server errors are not retried");
+}
+
+#[test]
+fn refused_credentials_are_unavailable_without_quoting_the_answer() {
+    let body = json!({"error": {"message": "Incorrect API key provided: sk-sec***ret"}}).to_string();
+    let server = FakeServer::start(vec![(401, body)]);
+    let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
+    let input = texts(&["Hello"]);
+    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("refused the credentials (status 401)"), "{text}");
+    assert!(!text.contains("sk-sec"), "{text}");
+}
+
+#[test]
+fn a_server_that_is_down_is_unavailable() {
+    let engine = OpenAiEngine::new(settings(&dead_url(), None), &UreqHttp);
+    let input = texts(&["Hello"]);
+    assert!(matches!(
+        engine.translate(&EngineRequest::new("en", "fr", &input)),
+        Err(EngineError::Unavailable { engine: "openai", .. })
+    ));
+}
+
+#[test]
+fn a_chat_answer_without_content_is_invalid() {
+    let server = FakeServer::start(vec![(200, r#"{"choices": []}"#.to_owned())]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let input = texts(&["Hello"]);
+    assert!(matches!(engine.translate(&EngineRequest::new("en", "fr", &input)), Err(EngineError::Invalid(_))));
+}
+
+#[test]
+fn answers_are_parsed_leniently() {
+    let parse = |content: &str| parse_translations(content);
+    assert_eq!(parse(r#"["a", "b"]"#), Some(vec!["a".into(), "b".into()]));
+    assert_eq!(parse("```\n[\"a\"]\n```"), Some(vec!["a".into()]));
+    assert_eq!(parse("Here you are:\n[\"a\", \"b\"]\nEnjoy."), Some(vec!["a".into(), "b".into()]));
+    assert_eq!(parse("<think>hmm [x]</think>\n[\"a\"]"), Some(vec!["a".into()]));
+    assert_eq!(parse(r#"{"translations": ["a", "b"]}"#), Some(vec!["a".into(), "b".into()]));
+    assert_eq!(parse(r#""a""#), Some(vec!["a".into()]));
+    assert_eq!(parse(r#"["a", 42]"#), Some(vec!["a".into(), "42".into()]));
+    assert_eq!(parse(r#"["a", ["b"]]"#), None);
+    assert_eq!(parse("plain words"), None);
+    assert_eq!(parse(r#"{"a": [], "b": []}"#), None);
+}
+
+#[test]
+fn settings_debug_output_hides_the_key() {
+    let debug = format!("{:?}", settings("http://x", Some("sk-secret")));
+    assert!(!debug.contains("sk-secret") && debug.contains("[redacted]"), "{debug}");
+}
