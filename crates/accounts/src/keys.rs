@@ -164,6 +164,76 @@ pub fn find_key(db: &dyn Database, subscription_id: &str, key_id: &str) -> Resul
     result.first().map(|row| from_row(row, 0)).transpose()
 }
 
+/// What to change about a key's limits: `None` leaves a limit as it is, `Some(None)` removes it,
+/// `Some(Some(n))` sets it (`0` blocks the key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LimitChange {
+    pub characters: Option<Option<i64>>,
+    pub speech_ms: Option<Option<i64>>,
+}
+
+/// One key of the subscription: by id and of the given kind.
+pub struct KeyRef<'a> {
+    pub subscription_id: &'a str,
+    pub key_id: &'a str,
+    pub kind: KeyKind,
+}
+
+impl KeyRef<'_> {
+    fn find(&self, db: &dyn Database) -> Result<Option<ApiKey>, StoreError> {
+        Ok(find_key(db, self.subscription_id, self.key_id)?.filter(|key| key.kind == self.kind))
+    }
+}
+
+/// Deactivates a key, for good. Answers the key as it is now, or `None` when the subscription
+/// has no such key. Deactivating a deactivated key changes nothing.
+pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>) -> Result<Option<ApiKey>, StoreError> {
+    services.db.execute(
+        "UPDATE api_keys SET deactivated_at = ?
+          WHERE subscription_id = ? AND id = ? AND kind = ? AND deactivated_at IS NULL",
+        &[
+            Value::from(rfc3339(now(services.clock))),
+            Value::from(key.subscription_id),
+            Value::from(key.key_id),
+            Value::from(key.kind.as_str()),
+        ],
+    )?;
+    key.find(services.db)
+}
+
+/// Renames a key; `None` when the subscription has no such key.
+pub fn relabel_key(db: &dyn Database, key: KeyRef<'_>, label: &str) -> Result<Option<ApiKey>, StoreError> {
+    db.execute(
+        "UPDATE api_keys SET label = ? WHERE subscription_id = ? AND id = ? AND kind = ?",
+        &[
+            Value::from(label),
+            Value::from(key.subscription_id),
+            Value::from(key.key_id),
+            Value::from(key.kind.as_str()),
+        ],
+    )?;
+    key.find(db)
+}
+
+/// Changes a key's limits; `None` when the subscription has no such key. The next charge of the
+/// key reads the new limits.
+pub fn set_key_limits(db: &dyn Database, key: KeyRef<'_>, change: LimitChange) -> Result<Option<ApiKey>, StoreError> {
+    let Some(current) = key.find(db)? else { return Ok(None) };
+    let characters = change.characters.unwrap_or(current.character_limit);
+    let speech_ms = change.speech_ms.unwrap_or(current.speech_limit_ms);
+    db.execute(
+        "UPDATE api_keys SET character_limit = ?, speech_limit_ms = ? WHERE subscription_id = ? AND id = ? AND kind = ?",
+        &[
+            Value::from(characters),
+            Value::from(speech_ms),
+            Value::from(key.subscription_id),
+            Value::from(key.key_id),
+            Value::from(key.kind.as_str()),
+        ],
+    )?;
+    Ok(Some(ApiKey { character_limit: characters, speech_limit_ms: speech_ms, ..current }))
+}
+
 /// Reads the key columns (in [`KEY_COLUMNS`] order) starting at `offset` of a row.
 pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<ApiKey, StoreError> {
     let kind: String = row.get(offset + 2)?;
@@ -181,7 +251,7 @@ pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<ApiKey, Sto
 
 #[cfg(test)]
 mod tests {
-    use platform::{FixedClock, OsRandom};
+    use platform::{Clock, FixedClock, OsRandom};
 
     use super::*;
     use crate::subscriptions::create_subscription;
@@ -211,6 +281,39 @@ mod tests {
         assert_eq!(stored.rows[0].get::<Vec<u8>>(0).unwrap(), secret_digest(&admin.secret).to_vec());
         let everything = db.execute("SELECT * FROM api_keys", &[]).unwrap();
         assert!(!format!("{everything:?}").contains(&admin.secret[..8]));
+    }
+
+    #[test]
+    fn keys_are_deactivated_relabelled_and_limited_within_their_subscription() {
+        let db = database();
+        let clock = FixedClock::at_unix(1_800_000_000);
+        let services = Services { db: &db, clock: &clock, random: &OsRandom };
+        let mine = create_subscription(&services, Plan::Pro).unwrap();
+        let theirs = create_subscription(&services, Plan::Pro).unwrap();
+        let key = create_key(&services, &mine, KeyKind::Developer, None).unwrap().key;
+
+        let reference = || KeyRef { subscription_id: &mine.id, key_id: &key.id, kind: KeyKind::Developer };
+        let limited = set_key_limits(&db, reference(), LimitChange { characters: Some(Some(10)), speech_ms: None })
+            .unwrap()
+            .unwrap();
+        assert_eq!((limited.character_limit, limited.speech_limit_ms), (Some(10), None));
+        let cleared =
+            set_key_limits(&db, reference(), LimitChange { characters: Some(None), speech_ms: Some(Some(0)) })
+                .unwrap()
+                .unwrap();
+        assert_eq!((cleared.character_limit, cleared.speech_limit_ms), (None, Some(0)));
+        assert_eq!(relabel_key(&db, reference(), "renamed").unwrap().unwrap().label, "renamed");
+        let as_admin = KeyRef { kind: KeyKind::Admin, ..reference() };
+        assert_eq!(relabel_key(&db, as_admin, "wrong kind").unwrap(), None);
+        assert_eq!(find_key(&db, &mine.id, &key.id).unwrap().unwrap().label, "renamed", "a wrong kind changes nothing");
+
+        let elsewhere = KeyRef { subscription_id: &theirs.id, ..reference() };
+        assert_eq!(deactivate_key(&services, elsewhere).unwrap(), None);
+        let deactivated = deactivate_key(&services, reference()).unwrap().unwrap();
+        assert_eq!(deactivated.deactivated_at, Some(OffsetDateTime::from(clock.now())));
+        clock.advance(std::time::Duration::from_secs(60));
+        let again = deactivate_key(&services, reference()).unwrap().unwrap();
+        assert_eq!(again.deactivated_at, deactivated.deactivated_at, "deactivation is once and for all");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! schema is `sql/0002_accounts.sql`.
 
 mod auth;
+mod edge;
 mod error;
 mod keys;
 mod period;
@@ -16,10 +17,11 @@ mod tags;
 mod usage;
 
 pub use auth::{Access, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate};
+pub use edge::{BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, credentials};
 pub use error::StoreError;
 pub use keys::{
-    ApiKey, KeyKind, MAX_ACTIVE_DEVELOPER_KEYS, NewKey, create_key, create_key_with_secret, find_key, list_keys,
-    secret_digest,
+    ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, NewKey, create_key, create_key_with_secret,
+    deactivate_key, find_key, list_keys, relabel_key, secret_digest, set_key_limits,
 };
 pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
 pub use subscriptions::{

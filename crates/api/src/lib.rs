@@ -6,8 +6,10 @@
 //! text, so no handler can leak an internal error message.
 
 pub mod params;
+mod request;
 
 pub use params::{MAX_BODY_BYTES, Params};
+pub use request::Request;
 
 use std::error::Error as StdError;
 use std::fmt;

@@ -84,6 +84,12 @@ impl Params {
         self.entries.iter().filter(move |(key, _)| key == name).map(|(_, value)| value)
     }
 
+    /// The first text value of a parameter, leniently (no error for lists or repeats): for
+    /// credentials, where the first `auth_key` counts, as clients expect.
+    pub fn first_text<'a>(&'a self, name: &'a str) -> Option<&'a str> {
+        self.values(name).find_map(|value| value.as_str())
+    }
+
     /// A single text value (`None` when absent). A list, object or repeated key is a 400.
     pub fn string(&self, name: &str) -> Result<Option<String>, ApiError> {
         let mut values = self.values(name);
@@ -178,6 +184,31 @@ impl Params {
     }
 }
 
+impl Params {
+    /// A limit that may be cleared: absent (`None`: leave it as it is), `null` or empty
+    /// (`Some(None)`: no limit), or a non-negative integer (`Some(Some(n))`).
+    pub fn nullable_count(&self, name: &str) -> Result<Option<Option<i64>>, ApiError> {
+        let mut values = self.values(name);
+        let Some(first) = values.next() else { return Ok(None) };
+        if values.next().is_some() {
+            return Err(invalid(name));
+        }
+        let count = match first {
+            Value::Null => return Ok(Some(None)),
+            Value::String(text) if text.trim().is_empty() || text.trim() == "null" => return Ok(Some(None)),
+            Value::String(text) => text.trim().parse::<i64>().ok(),
+            Value::Number(number) => number.as_i64(),
+            _ => None,
+        };
+        match count {
+            Some(count) if count >= 0 => Ok(Some(Some(count))),
+            _ => Err(ApiError::bad_request(format!(
+                "Value for '{name}' not supported: it must be a non-negative integer or null."
+            ))),
+        }
+    }
+}
+
 /// `Parameter '<name>' not specified`.
 pub fn missing(name: &str) -> ApiError {
     ApiError::bad_request(format!("Parameter '{name}' not specified"))
@@ -232,6 +263,18 @@ mod tests {
         assert_eq!(Params::from_body(Some("application/json"), b"{").unwrap_err().status, 400);
         let big = vec![b'a'; MAX_BODY_BYTES + 1];
         assert_eq!(Params::from_body(None, &big).unwrap_err().status, 413);
+    }
+
+    #[test]
+    fn a_nullable_count_tells_absent_null_and_numbers_apart() {
+        let json = Params::from_json(br#"{"characters": null, "speech": 5000, "bad": -1}"#).unwrap();
+        assert_eq!(json.nullable_count("absent").unwrap(), None);
+        assert_eq!(json.nullable_count("characters").unwrap(), Some(None));
+        assert_eq!(json.nullable_count("speech").unwrap(), Some(Some(5000)));
+        assert!(json.nullable_count("bad").unwrap_err().message.contains("non-negative"));
+        let form = Params::from_form(b"characters=&speech=0");
+        assert_eq!(form.nullable_count("characters").unwrap(), Some(None));
+        assert_eq!(form.nullable_count("speech").unwrap(), Some(Some(0)));
     }
 
     #[test]

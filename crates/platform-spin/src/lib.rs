@@ -314,3 +314,47 @@ fn trace_id() -> String {
     OsRandom.fill(&mut bytes);
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
+
+/// The SDK's request as the handlers see it.
+pub fn incoming(request: &spin_sdk::http::Request) -> api::Request {
+    api::Request {
+        method: request.method().to_string().to_ascii_uppercase(),
+        path: request.path().to_owned(),
+        query: request.query().to_owned(),
+        headers: request
+            .headers()
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.as_bytes().to_vec()))
+            .collect(),
+        body: request.body().to_vec(),
+    }
+}
+
+/// Everything a handler reaches the host through, opened lazily.
+pub struct Host {
+    pub db: SpinDb,
+    pub kv: SpinKv,
+    pub vars: SpinVariables,
+    pub http: SpinHttp,
+    pub clock: SystemClock,
+    pub random: OsRandom,
+}
+
+impl Host {
+    /// The `default` database and key-value store.
+    pub fn new() -> Host {
+        Host {
+            db: SpinDb::new("default"),
+            kv: SpinKv::new("default"),
+            vars: SpinVariables,
+            http: SpinHttp,
+            clock: SystemClock,
+            random: OsRandom,
+        }
+    }
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Host::new()
+    }
+}

@@ -1,0 +1,104 @@
+//! Component `languages`: which languages and features the service offers.
+//!
+//! * `GET /v3/languages?resource=…[&include=beta|external]` and `GET /v3/languages/resources`
+//! * `GET /v2/languages?type=source|target` and `GET /v2/glossary-language-pairs`, deprecated
+//!   in favour of `/v3/languages`: their answers carry `Deprecation` and a `Link` to the
+//!   successor.
+//!
+//! What they list is the language catalogue limited to what the configured translation engine
+//! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
+
+use accounts::{Access, AuthSettings, Services};
+use api::{ApiError, ApiResponse, Params, Request};
+use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
+use platform_spin::{Host, incoming, respond};
+use spin_sdk::http_component;
+
+/// When the v2 listings were deprecated in favour of `/v3/languages` (2026-01-08), as RFC 9745
+/// writes dates.
+const V2_DEPRECATED_SINCE: &str = "@1767830400";
+
+#[http_component]
+fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
+    respond(route(&incoming(&request)))
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    let endpoint = match request.path.trim_end_matches('/') {
+        "/v2/languages" => Endpoint::V2Languages,
+        "/v2/glossary-language-pairs" => Endpoint::GlossaryPairs,
+        "/v3/languages" => Endpoint::V3Languages,
+        "/v3/languages/resources" => Endpoint::V3Resources,
+        _ => return Err(ApiError::not_found("Not found.")),
+    };
+    if !matches!(request.method.as_str(), "GET" | "POST") {
+        return Err(ApiError::method_not_allowed(&["GET", "POST"]));
+    }
+    let host = Host::new();
+    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
+    let params = request.params()?;
+    let settings = AuthSettings::from_variables(&host.vars)?;
+    accounts::authenticate(&services, accounts::credentials(request, &params), Access::Developer, &settings)?;
+
+    match endpoint {
+        Endpoint::V2Languages => {
+            let kind = ListKind::parse(params.string("type")?.as_deref()).map_err(query_error)?;
+            let listing = catalogue::v2_languages(kind, &coverage(&host)?);
+            Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=translate_text"))
+        }
+        Endpoint::GlossaryPairs => {
+            let listing = catalogue::glossary_language_pairs(&coverage(&host)?);
+            Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=glossary"))
+        }
+        Endpoint::V3Languages => {
+            let resource = Resource::from_query(params.string("resource")?.as_deref(), params.first_text("product"))
+                .map_err(query_error)?;
+            let include = includes(&params)?;
+            let coverage = match resource {
+                Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary => coverage(&host)?,
+                // The other resources do not go through the translation engine.
+                _ => Coverage::All,
+            };
+            Ok(ApiResponse::json(200, &catalogue::v3_languages(resource, &include, &coverage)))
+        }
+        Endpoint::V3Resources => Ok(ApiResponse::json(200, &catalogue::v3_resources())),
+    }
+}
+
+enum Endpoint {
+    V2Languages,
+    GlossaryPairs,
+    V3Languages,
+    V3Resources,
+}
+
+fn includes(params: &Params) -> Result<Vec<Include>, ApiError> {
+    params.list("include")?.unwrap_or_default().iter().map(|value| Include::parse(value).map_err(query_error)).collect()
+}
+
+fn query_error(error: QueryError) -> ApiError {
+    ApiError::bad_request(error.to_string())
+}
+
+fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {
+    response
+        .with_header("deprecation", V2_DEPRECATED_SINCE)
+        .with_header("link", format!("<{successor}>; rel=\"successor-version\""))
+}
+
+/// What the configured engine translates. An engine that cannot tell (APY down) makes the
+/// listing unavailable rather than wrong.
+fn coverage(host: &Host) -> Result<Coverage, ApiError> {
+    let engine = engines::from_variables(&host.vars, &host.http, Some(&host.kv)).map_err(|error| {
+        eprintln!("configuration: {error}");
+        ApiError::new(500, api::INTERNAL_ERROR_MESSAGE)
+    })?;
+    match engine.coverage() {
+        Ok(engines::Coverage::All) => Ok(Coverage::All),
+        Ok(engines::Coverage::Pairs(pairs)) => Ok(Coverage::pairs(pairs)),
+        Err(error) => {
+            eprintln!("languages: the engine cannot list its languages: {error}");
+            Err(ApiError::unavailable("The translation engine is unavailable right now; try again later."))
+        }
+    }
+}

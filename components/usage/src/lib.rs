@@ -1,0 +1,26 @@
+//! Component `usage`: `GET /v2/usage` (and `POST`, which old clients use), the caller's usage
+//! and limits in the current billing period. Developer and admin keys may both ask; a Free
+//! subscription gets the character count and limit only.
+
+use accounts::{Access, AuthSettings, Services};
+use api::{ApiError, ApiResponse, Request};
+use platform_spin::{Host, incoming, respond};
+use spin_sdk::http_component;
+
+#[http_component]
+fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
+    respond(route(&incoming(&request)))
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    if !matches!(request.method.as_str(), "GET" | "POST") {
+        return Err(ApiError::method_not_allowed(&["GET", "POST"]));
+    }
+    let host = Host::new();
+    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
+    let params = request.params()?;
+    let settings = AuthSettings::from_variables(&host.vars)?;
+    let principal = accounts::authenticate(&services, accounts::credentials(request, &params), Access::Any, &settings)?;
+    let report = accounts::usage_report(&services, &principal)?;
+    Ok(ApiResponse::json(200, &report))
+}
