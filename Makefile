@@ -6,36 +6,34 @@ LISTEN ?= 127.0.0.1:3000
 STATE_DIR ?= .spin
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-MIGRATIONS := $(sort $(wildcard sql/*.sql))
-SQLITE_ARGS := $(foreach file,$(MIGRATIONS),--sqlite @$(file))
+# The Wasm crates: built for wasm32-wasip2 by spin.toml's build commands, not natively.
+COMPONENTS := $(notdir $(wildcard components/*)) probe
 
 .PHONY: up test check fmt setup setup-bench build build-release bench clean
 
 ## up: build everything and serve the application on $(LISTEN) until interrupted.
 up: setup build-release
-	@echo "Starting Glossa on http://$(LISTEN) (state in $(STATE_DIR)); press Ctrl-C to stop."
-	@echo "Check it with: curl -i http://$(LISTEN)/health"
-	exec ./target/release/glossa up --listen $(LISTEN) --state-dir $(STATE_DIR) \
-		--runtime-config-file runtime-config.toml $(SQLITE_ARGS)
+	LISTEN=$(LISTEN) STATE_DIR=$(STATE_DIR) exec scripts/up.sh
 
 ## test: unit tests and end-to-end tests (which start the application for real).
 test: setup
+	scripts/setup.sh --tests
 	$(CARGO) fmt --all --check
 	$(CARGO) build --locked -p runner
-	$(CARGO) test --locked --workspace --exclude health --exclude probe
+	$(CARGO) test --locked --workspace $(COMPONENTS:%=--exclude %)
 
 ## check: lints for the native crates and the components.
 check: setup
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --locked --workspace --exclude health --exclude probe --all-targets -- -D warnings
-	$(CARGO) clippy --locked --target wasm32-wasip2 -p health -p probe -- -D warnings
+	$(CARGO) clippy --locked --workspace $(COMPONENTS:%=--exclude %) --all-targets -- -D warnings
+	$(CARGO) clippy --locked --target wasm32-wasip2 $(COMPONENTS:%=-p %) -- -D warnings
 
 fmt:
 	$(CARGO) fmt --all
 
-## setup: what a fresh Debian machine with the Rust toolchain lacks.
+## setup: what a fresh Debian machine with the Rust toolchain lacks (see scripts/setup.sh).
 setup:
-	@rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
+	scripts/setup.sh
 
 build:
 	$(CARGO) build --locked -p runner

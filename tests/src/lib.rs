@@ -18,6 +18,9 @@ use platform::OutboundHttp;
 use platform::native::UreqHttp;
 pub use serde_json::{Value as Json, json};
 
+/// The admin key of the subscription the first request creates (see [`Options::app`]).
+pub const BOOTSTRAP_ADMIN_KEY: &str = "e2e0b007-57a1-4c3e-9e11-0a0a0a0a0a0a:adm";
+
 /// How long an application may take to answer after starting (it compiles its components).
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -95,9 +98,13 @@ pub struct Options {
 }
 
 impl Options {
-    /// The real application with its migrations.
+    /// The real application with its migrations, the deterministic engine, the bootstrap
+    /// admin key [`BOOTSTRAP_ADMIN_KEY`], and no brownout of legacy authentication.
     pub fn app() -> Options {
         Options { manifest: app_manifest(), migrations: app_migrations(), env: Vec::new(), args: Vec::new() }
+            .env("SPIN_VARIABLE_ENGINE", "deterministic")
+            .env("SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY", BOOTSTRAP_ADMIN_KEY)
+            .env("SPIN_VARIABLE_LEGACY_AUTH_BROWNOUT", "never")
     }
 
     /// The runner's probe application.
@@ -280,6 +287,83 @@ impl TestApp {
         }
     }
 
+    /// A request with `Authorization: Service-Auth-Key <key>` and a JSON body.
+    pub fn post_json(&self, path: &str, key: &str, body: &Json) -> Reply {
+        let authorization = format!("Service-Auth-Key {key}");
+        let body = body.to_string();
+        self.request(
+            "POST",
+            path,
+            &[("authorization", &authorization), ("content-type", "application/json")],
+            Some(body.as_bytes()),
+        )
+    }
+
+    /// A request with `Authorization: Service-Auth-Key <key>` and a form body.
+    pub fn post_form(&self, path: &str, key: &str, form: &str) -> Reply {
+        let authorization = format!("Service-Auth-Key {key}");
+        self.request(
+            "POST",
+            path,
+            &[("authorization", &authorization), ("content-type", "application/x-www-form-urlencoded")],
+            Some(form.as_bytes()),
+        )
+    }
+
+    /// A request with `Authorization: Service-Auth-Key <key>` and no body.
+    pub fn call(&self, method: &str, path: &str, key: &str) -> Reply {
+        let authorization = format!("Service-Auth-Key {key}");
+        self.request(method, path, &[("authorization", &authorization)], None)
+    }
+
+    /// Creates a developer key with `admin_key` and answers the created key object (whose
+    /// `key` is the secret).
+    pub fn create_developer_key(&self, admin_key: &str, label: Option<&str>) -> Json {
+        let body = match label {
+            Some(label) => json!({ "label": label }),
+            None => json!({}),
+        };
+        let reply = self.post_json("/v2/admin/developer-keys", admin_key, &body);
+        assert_eq!(reply.status, 200, "creating a developer key: {}", reply.text());
+        reply.json()
+    }
+
+    /// A new developer key's secret, in the bootstrap subscription.
+    pub fn developer_key(&self) -> String {
+        self.create_developer_key(BOOTSTRAP_ADMIN_KEY, None)["key"].as_str().expect("a key").to_owned()
+    }
+
+    /// Runs `glossa admin <args>` on this application's state directory and answers its output.
+    pub fn admin_command(&self, args: &[&str]) -> String {
+        let output = Command::new(runner_bin())
+            .arg("admin")
+            .args(args)
+            .arg("-f")
+            .arg(&self.options.manifest)
+            .arg("--state-dir")
+            .arg(self.state_dir.path())
+            .current_dir(workspace())
+            .output()
+            .expect("run glossa admin");
+        assert!(output.status.success(), "glossa admin {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Creates a subscription with `glossa admin` and answers its id and admin key.
+    pub fn create_subscription(&self, plan: &str) -> (String, String) {
+        let output = self.admin_command(&["create-subscription", "--plan", plan]);
+        let find = |prefix: &str| {
+            output
+                .lines()
+                .find_map(|line| line.strip_prefix(prefix))
+                .unwrap_or_else(|| panic!("no `{prefix}` in {output}"))
+                .trim()
+                .to_owned()
+        };
+        let subscription = find("Created subscription ").split(' ').next().unwrap_or_default().to_owned();
+        (subscription, find("Admin key (shown only now, keep it safe): "))
+    }
+
     /// Whether the host process is still running.
     pub fn is_running(&mut self) -> bool {
         self.child.as_mut().is_some_and(|child| child.try_wait().ok().flatten().is_none())
@@ -325,6 +409,50 @@ pub fn request(
     }
     let response = UreqHttp.send(outgoing).map_err(|error| error.to_string())?;
     Ok(Reply { status: response.status, headers: response.headers, body: response.body })
+}
+
+/// The URL of an Apertium APY for the tests: started once per test process from Debian's
+/// packages (`make setup` installs them) through `scripts/apy-loopback.py`, and stopped when
+/// the process ends (a watching shell kills it).
+pub fn apertium() -> &'static str {
+    static APY: OnceLock<String> = OnceLock::new();
+    APY.get_or_init(|| {
+        assert!(
+            Path::new("/usr/share/apertium/modes").is_dir(),
+            "Apertium is not installed: run `make setup` (Debian's apertium-apy and language pairs)"
+        );
+        let port = free_port();
+        let wrapper = workspace().join("scripts/apy-loopback.py");
+        let script = format!(
+            "{} -p {port} /usr/share/apertium/modes & apy=$!; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $apy 2>/dev/null; do sleep 1; done; kill $apy 2>/dev/null",
+            wrapper.display(),
+            parent = std::process::id()
+        );
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start Apertium APY");
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while request(&url, "GET", "/listPairs", &[], None).map(|reply| reply.status) != Ok(200) {
+            assert!(Instant::now() < deadline, "Apertium APY did not start on port {port}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        url
+    })
+}
+
+/// The Python interpreter of the test environment (`make setup` creates it with the official
+/// Python client library).
+pub fn python() -> PathBuf {
+    let python = workspace().join("target/venv/bin/python");
+    assert!(python.exists(), "no test Python environment: run `scripts/setup.sh --tests`");
+    python
 }
 
 /// A port nobody listens on right now.

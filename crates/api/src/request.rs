@@ -32,9 +32,9 @@ impl Request {
     }
 
     /// The body's parameters (by `Content-Type`), with the query string's filling in what the
-    /// body lacks; for `GET` and `HEAD`, the query string's alone.
+    /// body lacks. A `GET` may carry a form body too: some clients send their parameters so.
     pub fn params(&self) -> Result<Params, ApiError> {
-        if self.method == "GET" || self.method == "HEAD" {
+        if self.body.is_empty() && (self.method == "GET" || self.method == "HEAD") {
             return Ok(self.query_params());
         }
         let mut params = Params::from_body(self.header("content-type"), &self.body)?;
@@ -69,6 +69,12 @@ mod tests {
         let params = post.params().unwrap();
         assert_eq!(params.strings("text").unwrap().unwrap(), ["b"]);
         assert_eq!(params.required_string("target_lang").unwrap(), "FR");
+    }
+
+    #[test]
+    fn a_get_with_a_form_body_is_read_too() {
+        let get = request("GET", "", Some("application/x-www-form-urlencoded"), "type=target");
+        assert_eq!(get.params().unwrap().string("type").unwrap().as_deref(), Some("target"));
     }
 
     #[test]
