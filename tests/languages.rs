@@ -1,0 +1,126 @@
+//! Component `languages`: the v3 and (deprecated) v2 listings, limited to what the configured
+//! engine translates; and one real translation through Apertium.
+
+use e2e::{Options, TestApp, json};
+
+fn app() -> (TestApp, String) {
+    let app = TestApp::start(Options::app());
+    let key = app.developer_key();
+    (app, key)
+}
+
+#[test]
+fn the_v2_listings_cover_the_whole_catalogue_with_the_deterministic_engine() {
+    let (app, key) = app();
+    let sources = app.call("GET", "/v2/languages", &key);
+    assert_eq!(sources.status, 200);
+    assert_eq!(sources.json().as_array().unwrap().len(), 101);
+    assert!(sources.json()[0].get("supports_formality").is_none());
+    let targets = app.call("GET", "/v2/languages?type=target", &key).json();
+    let targets = targets.as_array().unwrap();
+    assert_eq!(targets.len(), 106);
+    let codes: Vec<&str> = targets.iter().map(|language| language["language"].as_str().unwrap()).collect();
+    for listed in ["EN-GB", "EN-US", "PT-BR", "PT-PT", "ES-419", "ZH", "ZH-HANS", "ZH-HANT"] {
+        assert!(codes.contains(&listed), "{listed}");
+    }
+    for absent in ["EN", "PT", "DE-CH", "FR-CA", "ACE"] {
+        assert!(!codes.contains(&absent), "{absent}");
+    }
+    let german = targets.iter().find(|language| language["language"] == "DE").unwrap();
+    assert_eq!(german, &json!({"language": "DE", "name": "German", "supports_formality": true}));
+    assert_eq!(app.call("GET", "/v2/languages?type=both", &key).json(), json!({"message": "Value for 'type' not supported."}));
+}
+
+#[test]
+fn the_v2_listings_are_deprecated_with_a_link_to_their_successor() {
+    let (app, key) = app();
+    for (path, successor) in [
+        ("/v2/languages", "</v3/languages?resource=translate_text>; rel=\"successor-version\""),
+        ("/v2/glossary-language-pairs", "</v3/languages?resource=glossary>; rel=\"successor-version\""),
+    ] {
+        let reply = app.call("GET", path, &key);
+        assert_eq!(reply.status, 200);
+        assert!(reply.header("deprecation").is_some_and(|value| value.starts_with('@')), "{path}");
+        assert_eq!(reply.header("link"), Some(successor));
+    }
+    let v3 = app.call("GET", "/v3/languages?resource=translate_text", &key);
+    assert!(v3.header("deprecation").is_none());
+}
+
+#[test]
+fn glossary_pairs_are_every_ordered_pair_of_glossary_languages() {
+    let (app, key) = app();
+    let pairs = app.call("GET", "/v2/glossary-language-pairs", &key).json();
+    let pairs = pairs["supported_languages"].as_array().unwrap();
+    assert_eq!(pairs.len(), 32 * 31);
+    assert!(pairs.contains(&json!({"source_lang": "de", "target_lang": "en"})));
+    assert!(!pairs.iter().any(|pair| pair["source_lang"] == "th" || pair["target_lang"] == "th"));
+}
+
+#[test]
+fn v3_languages_list_features_and_beta_languages_on_request() {
+    let (app, key) = app();
+    let stable = app.call("GET", "/v3/languages?resource=translate_text", &key).json();
+    let german = stable.as_array().unwrap().iter().find(|language| language["lang"] == "de").unwrap().clone();
+    assert_eq!(german["usable_as_source"], true);
+    assert_eq!(german["usable_as_target"], true);
+    assert_eq!(german["status"], "stable");
+    assert_eq!(german["features"]["formality"], json!({"status": "stable"}));
+    assert!(!stable.as_array().unwrap().iter().any(|language| language["lang"] == "de-CH"));
+    let with_beta = app.call("GET", "/v3/languages?resource=translate_text&include=beta", &key).json();
+    let swiss = with_beta.as_array().unwrap().iter().find(|language| language["lang"] == "de-CH").unwrap().clone();
+    assert_eq!(swiss["status"], "beta");
+    assert!(swiss["features"].get("formality").is_none() && swiss["features"].get("glossary").is_none());
+
+    let resources = app.call("GET", "/v3/languages/resources", &key).json();
+    let names: Vec<&str> = resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
+    for resource in ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules", "translation_memory"] {
+        assert!(names.contains(&resource), "{resource}");
+        let listing = app.call("GET", &format!("/v3/languages?resource={resource}"), &key);
+        assert_eq!(listing.status, 200, "{resource}");
+    }
+}
+
+#[test]
+fn v3_query_mistakes_are_named() {
+    let (app, key) = app();
+    let cases = [
+        ("/v3/languages", "Parameter 'resource' not specified"),
+        ("/v3/languages?resource=nope", "Value for 'resource' not supported."),
+        ("/v3/languages?product=translate_text", "Bad request. Reason: The 'product' parameter has been renamed to 'resource'."),
+        ("/v3/languages?resource=write&include=everything", "Value for 'include' not supported."),
+    ];
+    for (path, message) in cases {
+        let reply = app.call("GET", path, &key);
+        assert_eq!(reply.status, 400, "{path}");
+        assert_eq!(reply.json(), json!({"message": message}), "{path}");
+    }
+    assert_eq!(app.call("DELETE", "/v3/languages", &key).status, 405);
+    assert_eq!(app.request("GET", "/v3/languages?resource=write", &[], None).status, 403);
+}
+
+#[test]
+fn apertium_translates_for_real_and_the_listings_follow_its_pairs() {
+    let apertium = e2e::apertium();
+    let app = TestApp::start(Options::app().env("SPIN_VARIABLE_ENGINE", "apertium").env("SPIN_VARIABLE_APERTIUM_URL", apertium));
+    let key = app.developer_key();
+    let reply = app.post_json("/v2/translate", &key, &json!({"text": ["Hello world. The cat sleeps."], "source_lang": "EN", "target_lang": "ES"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let text = reply.json()["translations"][0]["text"].as_str().unwrap().to_owned();
+    assert!(text.contains("Hola") && text.contains("gato"), "{text}");
+    assert!(!text.contains('*'), "unknown-word marks are removed: {text}");
+
+    let pivot = app.post_json("/v2/translate", &key, &json!({"text": ["The house is big."], "source_lang": "EN", "target_lang": "FR"}));
+    assert_eq!(pivot.status, 200, "English to French goes through Spanish: {}", pivot.text());
+
+    let unsupported = app.post_json("/v2/translate", &key, &json!({"text": ["Hello"], "source_lang": "EN", "target_lang": "JA"}));
+    assert_eq!(unsupported.status, 400);
+    assert!(unsupported.json()["message"].as_str().unwrap().contains("EN to JA"));
+
+    let targets = app.call("GET", "/v2/languages?type=target", &key).json();
+    let codes: Vec<&str> = targets.as_array().unwrap().iter().map(|language| language["language"].as_str().unwrap()).collect();
+    for covered in ["ES", "CA", "FR", "PT-BR", "IT", "GL", "EN-GB"] {
+        assert!(codes.contains(&covered), "{covered} in {codes:?}");
+    }
+    assert!(!codes.contains(&"JA"), "{codes:?}");
+}
