@@ -62,9 +62,16 @@ fn missing_malformed_unknown_and_deactivated_keys_get_403() {
     }
     assert_eq!(send(Some(&format!("service-auth-key {key}"))).status, 200, "the scheme is case-insensitive");
 
-    let key_id = app.call("GET", "/v2/admin/developer-keys", BOOTSTRAP_ADMIN_KEY).json()[0]["key_id"].as_str().unwrap().to_owned();
-    let deactivated =
-        app.request("PUT", "/v2/admin/developer-keys/deactivate", &admin_headers(), Some(json!({"key_id": key_id}).to_string().as_bytes()));
+    let key_id = app.call("GET", "/v2/admin/developer-keys", BOOTSTRAP_ADMIN_KEY).json()[0]["key_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let deactivated = app.request(
+        "PUT",
+        "/v2/admin/developer-keys/deactivate",
+        &admin_headers(),
+        Some(json!({"key_id": key_id}).to_string().as_bytes()),
+    );
     assert_eq!(deactivated.status, 200, "{}", deactivated.text());
     assert_eq!(deactivated.json()["is_deactivated"], true);
     let reply = send(Some(&format!("Service-Auth-Key {key}")));
@@ -81,7 +88,8 @@ fn admin_headers() -> Vec<(&'static str, &'static str)> {
 fn admin_and_developer_keys_each_get_403_on_the_others_endpoints() {
     let app = TestApp::start(Options::app());
     let key = app.developer_key();
-    let admin_translates = app.post_json("/v2/translate", BOOTSTRAP_ADMIN_KEY, &serde_json::from_str(&translate_body()).unwrap());
+    let admin_translates =
+        app.post_json("/v2/translate", BOOTSTRAP_ADMIN_KEY, &serde_json::from_str(&translate_body()).unwrap());
     assert_eq!(admin_translates.status, 403);
     assert!(admin_translates.json()["message"].as_str().unwrap().contains("developer key"));
     assert_eq!(app.call("GET", "/v2/languages", BOOTSTRAP_ADMIN_KEY).status, 403);
@@ -100,7 +108,12 @@ fn the_legacy_auth_key_parameter_is_refused_to_free_and_to_pro_during_brownouts(
     let free_key = app.create_developer_key(&free_admin, None)["key"].as_str().unwrap().to_owned();
     let form = |key: &str| format!("auth_key={key}&text=Hello&source_lang=EN&target_lang=DE");
     let send = |key: &str| {
-        app.request("POST", "/v2/translate", &[("content-type", "application/x-www-form-urlencoded")], Some(form(key).as_bytes()))
+        app.request(
+            "POST",
+            "/v2/translate",
+            &[("content-type", "application/x-www-form-urlencoded")],
+            Some(form(key).as_bytes()),
+        )
     };
     assert_eq!(send(&pro_key).status, 200);
     let free = send(&free_key);
@@ -119,7 +132,10 @@ fn the_legacy_auth_key_parameter_is_refused_to_free_and_to_pro_during_brownouts(
     );
     assert_eq!(refused.status, 403);
     assert!(refused.json()["message"].as_str().unwrap().contains("brownout"));
-    assert_eq!(brownout.post_json("/v2/translate", &key, &serde_json::from_str(&translate_body()).unwrap()).status, 200);
+    assert_eq!(
+        brownout.post_json("/v2/translate", &key, &serde_json::from_str(&translate_body()).unwrap()).status,
+        200
+    );
 }
 
 #[test]
@@ -128,7 +144,8 @@ fn usage_reports_each_key_and_the_whole_account() {
     let first = app.developer_key();
     let second = app.developer_key();
     let translate = |key: &str, text: &str| {
-        let reply = app.post_json("/v2/translate", key, &json!({"text": [text], "source_lang": "EN", "target_lang": "DE"}));
+        let reply =
+            app.post_json("/v2/translate", key, &json!({"text": [text], "source_lang": "EN", "target_lang": "DE"}));
         assert_eq!(reply.status, 200);
     };
     translate(&first, "Hello");
@@ -136,7 +153,10 @@ fn usage_reports_each_key_and_the_whole_account() {
     let report = app.call("GET", "/v2/usage", &first).json();
     assert_eq!(report["character_count"], 17);
     assert_eq!(report["api_key_character_count"], 5);
-    assert_eq!(report["products"][0], json!({"product_type": "translate", "billing_unit": "characters", "api_key_unit_count": 5, "account_unit_count": 17, "api_key_character_count": 5, "character_count": 17}));
+    assert_eq!(
+        report["products"][0],
+        json!({"product_type": "translate", "billing_unit": "characters", "api_key_unit_count": 5, "account_unit_count": 17, "api_key_character_count": 5, "character_count": 17})
+    );
     assert_eq!(report["speech_to_text_milliseconds_count"], 0);
     for field in ["start_time", "end_time"] {
         assert!(report[field].as_str().unwrap().ends_with('Z'), "{report}");
@@ -167,9 +187,16 @@ fn developer_keys_are_created_listed_relabelled_limited_and_invisible_to_others(
     };
     let relabelled = put("/v2/admin/developer-keys/label", json!({"key_id": key_id, "label": "Production"}));
     assert_eq!(relabelled.json()["label"], "Production");
-    let limited = put("/v2/admin/developer-keys/limits", json!({"key_id": key_id, "characters": 0, "speech_to_text_milliseconds": 60000}));
+    let limited = put(
+        "/v2/admin/developer-keys/limits",
+        json!({"key_id": key_id, "characters": 0, "speech_to_text_milliseconds": 60000}),
+    );
     assert_eq!(limited.json()["usage_limits"], json!({"characters": 0, "speech_to_text_milliseconds": 60000}));
-    let blocked = app.post_json("/v2/translate", created["key"].as_str().unwrap(), &serde_json::from_str(&translate_body()).unwrap());
+    let blocked = app.post_json(
+        "/v2/translate",
+        created["key"].as_str().unwrap(),
+        &serde_json::from_str(&translate_body()).unwrap(),
+    );
     assert_eq!(blocked.status, 456, "a limit of 0 blocks the key");
     let cleared = put("/v2/admin/developer-keys/limits", json!({"key_id": key_id, "characters": null}));
     assert_eq!(cleared.json()["usage_limits"], json!({"characters": null, "speech_to_text_milliseconds": 60000}));

@@ -28,7 +28,10 @@ fn the_v2_listings_cover_the_whole_catalogue_with_the_deterministic_engine() {
     }
     let german = targets.iter().find(|language| language["language"] == "DE").unwrap();
     assert_eq!(german, &json!({"language": "DE", "name": "German", "supports_formality": true}));
-    assert_eq!(app.call("GET", "/v2/languages?type=both", &key).json(), json!({"message": "Value for 'type' not supported."}));
+    assert_eq!(
+        app.call("GET", "/v2/languages?type=both", &key).json(),
+        json!({"message": "Value for 'type' not supported."})
+    );
 }
 
 #[test]
@@ -73,8 +76,11 @@ fn v3_languages_list_features_and_beta_languages_on_request() {
     assert!(swiss["features"].get("formality").is_none() && swiss["features"].get("glossary").is_none());
 
     let resources = app.call("GET", "/v3/languages/resources", &key).json();
-    let names: Vec<&str> = resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
-    for resource in ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules", "translation_memory"] {
+    let names: Vec<&str> =
+        resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
+    for resource in
+        ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules", "translation_memory"]
+    {
         assert!(names.contains(&resource), "{resource}");
         let listing = app.call("GET", &format!("/v3/languages?resource={resource}"), &key);
         assert_eq!(listing.status, 200, "{resource}");
@@ -87,7 +93,10 @@ fn v3_query_mistakes_are_named() {
     let cases = [
         ("/v3/languages", "Parameter 'resource' not specified"),
         ("/v3/languages?resource=nope", "Value for 'resource' not supported."),
-        ("/v3/languages?product=translate_text", "Bad request. Reason: The 'product' parameter has been renamed to 'resource'."),
+        (
+            "/v3/languages?product=translate_text",
+            "Bad request. Reason: The 'product' parameter has been renamed to 'resource'.",
+        ),
         ("/v3/languages?resource=write&include=everything", "Value for 'include' not supported."),
     ];
     for (path, message) in cases {
@@ -102,23 +111,35 @@ fn v3_query_mistakes_are_named() {
 #[test]
 fn apertium_translates_for_real_and_the_listings_follow_its_pairs() {
     let apertium = e2e::apertium();
-    let app = TestApp::start(Options::app().env("SPIN_VARIABLE_ENGINE", "apertium").env("SPIN_VARIABLE_APERTIUM_URL", apertium));
+    let app = TestApp::start(
+        Options::app().env("SPIN_VARIABLE_ENGINE", "apertium").env("SPIN_VARIABLE_APERTIUM_URL", apertium),
+    );
     let key = app.developer_key();
-    let reply = app.post_json("/v2/translate", &key, &json!({"text": ["Hello world. The cat sleeps."], "source_lang": "EN", "target_lang": "ES"}));
+    let reply = app.post_json(
+        "/v2/translate",
+        &key,
+        &json!({"text": ["Hello world. The cat sleeps."], "source_lang": "EN", "target_lang": "ES"}),
+    );
     assert_eq!(reply.status, 200, "{}", reply.text());
     let text = reply.json()["translations"][0]["text"].as_str().unwrap().to_owned();
     assert!(text.contains("Hola") && text.contains("gato"), "{text}");
     assert!(!text.contains('*'), "unknown-word marks are removed: {text}");
 
-    let pivot = app.post_json("/v2/translate", &key, &json!({"text": ["The house is big."], "source_lang": "EN", "target_lang": "FR"}));
+    let pivot = app.post_json(
+        "/v2/translate",
+        &key,
+        &json!({"text": ["The house is big."], "source_lang": "EN", "target_lang": "FR"}),
+    );
     assert_eq!(pivot.status, 200, "English to French goes through Spanish: {}", pivot.text());
 
-    let unsupported = app.post_json("/v2/translate", &key, &json!({"text": ["Hello"], "source_lang": "EN", "target_lang": "JA"}));
+    let unsupported =
+        app.post_json("/v2/translate", &key, &json!({"text": ["Hello"], "source_lang": "EN", "target_lang": "JA"}));
     assert_eq!(unsupported.status, 400);
     assert!(unsupported.json()["message"].as_str().unwrap().contains("EN to JA"));
 
     let targets = app.call("GET", "/v2/languages?type=target", &key).json();
-    let codes: Vec<&str> = targets.as_array().unwrap().iter().map(|language| language["language"].as_str().unwrap()).collect();
+    let codes: Vec<&str> =
+        targets.as_array().unwrap().iter().map(|language| language["language"].as_str().unwrap()).collect();
     for covered in ["ES", "CA", "FR", "PT-BR", "IT", "GL", "EN-GB"] {
         assert!(codes.contains(&covered), "{covered} in {codes:?}");
     }

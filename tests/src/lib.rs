@@ -429,7 +429,7 @@ pub fn apertium() -> &'static str {
             wrapper.display(),
             parent = std::process::id()
         );
-        Command::new("sh")
+        let watcher = Command::new("sh")
             .arg("-c")
             .arg(script)
             .stdin(Stdio::null())
@@ -437,6 +437,8 @@ pub fn apertium() -> &'static str {
             .stderr(Stdio::null())
             .spawn()
             .expect("start Apertium APY");
+        // The watching shell ends on its own with this process; nobody waits for it.
+        std::mem::forget(watcher);
         let url = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(60);
         while request(&url, "GET", "/listPairs", &[], None).map(|reply| reply.status) != Ok(200) {

@@ -13,7 +13,7 @@
 //! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones.
 
 use accounts::{
-    Access, ApiKey, AuthSettings, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, Principal, Services,
+    Access, ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, Principal, Services, VariableAuthConfig,
 };
 use api::{ApiError, ApiResponse, Params, Request};
 use platform_spin::{Host, incoming, respond};
@@ -43,7 +43,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
     let params = request.params()?;
-    let settings = AuthSettings::from_variables(&host.vars)?;
+    let settings = VariableAuthConfig(&host.vars);
     let admin = accounts::authenticate(&services, accounts::credentials(request, &params), Access::Admin, &settings)?;
     match (request.method.as_str(), path) {
         ("POST", _) => create_developer_key(&services, &admin, &params),

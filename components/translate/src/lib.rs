@@ -6,7 +6,7 @@
 //! id (404), the translation (400, 503), the charge (456). A request that fails anywhere bills
 //! nothing.
 
-use accounts::{Access, AuthSettings, Charge, Product, ReportingTag, Services};
+use accounts::{Access, Charge, Product, ReportingTag, Services, VariableAuthConfig};
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, incoming, respond};
 use serde::Serialize;
@@ -56,7 +56,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
     let params = request.params()?;
-    let settings = AuthSettings::from_variables(&host.vars)?;
+    let settings = VariableAuthConfig(&host.vars);
     let principal =
         accounts::authenticate(&services, accounts::credentials(request, &params), Access::Developer, &settings)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;

@@ -99,11 +99,30 @@ impl std::fmt::Debug for Bootstrap {
     }
 }
 
-/// How authentication is configured.
+/// How authentication is configured. Each part is read only when a request needs it (most
+/// requests need neither), so a host may look its settings up lazily.
+pub trait AuthConfig {
+    /// The brownout schedule for the legacy `auth_key` parameter.
+    fn brownout(&self) -> Result<Brownout, AuthError>;
+    /// The bootstrap admin key, if one is configured.
+    fn bootstrap(&self) -> Result<Option<Bootstrap>, AuthError>;
+}
+
+/// Settings known up front.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthSettings {
     pub brownout: Brownout,
     pub bootstrap: Option<Bootstrap>,
+}
+
+impl AuthConfig for AuthSettings {
+    fn brownout(&self) -> Result<Brownout, AuthError> {
+        Ok(self.brownout.clone())
+    }
+
+    fn bootstrap(&self) -> Result<Option<Bootstrap>, AuthError> {
+        Ok(self.bootstrap.clone())
+    }
 }
 
 impl Default for AuthSettings {
@@ -143,6 +162,9 @@ pub enum AuthError {
         "Authorization failure: the auth_key parameter is deprecated and is being turned off (brownout in progress). Send the header `Authorization: Service-Auth-Key <key>`."
     )]
     LegacyBrownout,
+    /// The operator's configuration is unusable (logged; the client sees a generic 500).
+    #[error("authentication is misconfigured: {0}")]
+    Misconfigured(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -152,7 +174,7 @@ pub fn authenticate(
     services: &Services<'_>,
     credentials: Credentials<'_>,
     access: Access,
-    settings: &AuthSettings,
+    settings: &dyn AuthConfig,
 ) -> Result<Principal, AuthError> {
     let (secret, legacy) = extract(credentials)?;
     let principal = match lookup(services.db, secret)? {
@@ -170,7 +192,7 @@ pub fn authenticate(
     if legacy {
         match principal.subscription.plan {
             Plan::Free => return Err(AuthError::LegacyFree),
-            Plan::Pro if settings.brownout.active(now(services.clock)) => return Err(AuthError::LegacyBrownout),
+            Plan::Pro if settings.brownout()?.active(now(services.clock)) => return Err(AuthError::LegacyBrownout),
             Plan::Pro => {}
         }
     }
@@ -221,8 +243,8 @@ fn lookup(db: &dyn Database, secret: &str) -> Result<Option<Principal>, StoreErr
 
 /// Creates the first subscription when `secret` is the configured bootstrap key and the store
 /// is empty; answers the new principal, or `None` when bootstrap does not apply.
-fn bootstrap(services: &Services<'_>, secret: &str, settings: &AuthSettings) -> Result<Option<Principal>, StoreError> {
-    let Some(bootstrap) = &settings.bootstrap else { return Ok(None) };
+fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -> Result<Option<Principal>, AuthError> {
+    let Some(bootstrap) = settings.bootstrap()? else { return Ok(None) };
     if !bool::from(secret.as_bytes().ct_eq(bootstrap.secret.as_bytes())) {
         return Ok(None);
     }
@@ -238,7 +260,7 @@ fn bootstrap(services: &Services<'_>, secret: &str, settings: &AuthSettings) -> 
     if !created {
         return Ok(None);
     }
-    lookup(services.db, secret)
+    Ok(lookup(services.db, secret)?)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use api::{ApiError, Params, Request};
 use platform::Variables;
 
-use crate::auth::{AuthError, AuthSettings, Bootstrap, Brownout, Credentials};
+use crate::auth::{AuthConfig, AuthError, Bootstrap, Brownout, Credentials};
 use crate::error::StoreError;
 use crate::subscriptions::Plan;
 use crate::tags::TagError;
@@ -17,44 +17,41 @@ pub const BOOTSTRAP_PLAN_VARIABLE: &str = "bootstrap_plan";
 /// The legacy-authentication brownout schedule ([`Brownout::parse`]; the default when unset).
 pub const BROWNOUT_VARIABLE: &str = "legacy_auth_brownout";
 
-impl AuthSettings {
-    /// Reads the settings from the host's variables. A misconfiguration is a logged 500: the
-    /// operator must fix it, and no request may slip through meanwhile.
-    pub fn from_variables(vars: &dyn Variables) -> Result<AuthSettings, ApiError> {
-        let read = |name: &str| {
-            vars.get(name).map(|value| value.filter(|value| !value.trim().is_empty())).map_err(|error| {
-                eprintln!("configuration: cannot read variable {name}: {error}");
-                ApiError::new(500, api::INTERNAL_ERROR_MESSAGE)
-            })
-        };
-        let misconfigured = |problem: String| {
-            eprintln!("configuration: {problem}");
-            ApiError::new(500, api::INTERNAL_ERROR_MESSAGE)
-        };
-        let brownout = match read(BROWNOUT_VARIABLE)? {
+/// Authentication settings read from the host's variables when a request needs them.
+pub struct VariableAuthConfig<'a>(pub &'a dyn Variables);
+
+impl VariableAuthConfig<'_> {
+    fn read(&self, name: &str) -> Result<Option<String>, AuthError> {
+        self.0
+            .get(name)
+            .map(|value| value.map(|value| value.trim().to_owned()).filter(|value| !value.is_empty()))
+            .map_err(|error| AuthError::Misconfigured(format!("cannot read variable {name}: {error}")))
+    }
+}
+
+impl AuthConfig for VariableAuthConfig<'_> {
+    fn brownout(&self) -> Result<Brownout, AuthError> {
+        match self.read(BROWNOUT_VARIABLE)? {
             Some(schedule) => Brownout::parse(&schedule)
-                .map_err(|problem| misconfigured(format!("variable {BROWNOUT_VARIABLE}: {problem}")))?,
-            None => Brownout::parse(Brownout::DEFAULT).expect("the default schedule parses"),
+                .map_err(|problem| AuthError::Misconfigured(format!("variable {BROWNOUT_VARIABLE}: {problem}"))),
+            None => Ok(Brownout::parse(Brownout::DEFAULT).expect("the default schedule parses")),
+        }
+    }
+
+    fn bootstrap(&self) -> Result<Option<Bootstrap>, AuthError> {
+        let Some(secret) = self.read(BOOTSTRAP_ADMIN_KEY_VARIABLE)? else { return Ok(None) };
+        if !secret.ends_with(":adm") || secret.len() < 20 {
+            return Err(AuthError::Misconfigured(format!(
+                "variable {BOOTSTRAP_ADMIN_KEY_VARIABLE} must be at least 20 characters and end in `:adm`"
+            )));
+        }
+        let plan = match self.read(BOOTSTRAP_PLAN_VARIABLE)? {
+            Some(plan) => Plan::parse(&plan).ok_or_else(|| {
+                AuthError::Misconfigured(format!("variable {BOOTSTRAP_PLAN_VARIABLE} must be `free` or `pro`"))
+            })?,
+            None => Plan::Pro,
         };
-        let bootstrap = match read(BOOTSTRAP_ADMIN_KEY_VARIABLE)? {
-            Some(secret) => {
-                let secret = secret.trim().to_owned();
-                if !secret.ends_with(":adm") || secret.len() < 20 {
-                    return Err(misconfigured(format!(
-                        "variable {BOOTSTRAP_ADMIN_KEY_VARIABLE} must be at least 20 characters and end in `:adm`"
-                    )));
-                }
-                let plan = match read(BOOTSTRAP_PLAN_VARIABLE)? {
-                    Some(plan) => Plan::parse(&plan).ok_or_else(|| {
-                        misconfigured(format!("variable {BOOTSTRAP_PLAN_VARIABLE} must be `free` or `pro`"))
-                    })?,
-                    None => Plan::Pro,
-                };
-                Some(Bootstrap { secret, plan })
-            }
-            None => None,
-        };
-        Ok(AuthSettings { brownout, bootstrap })
+        Ok(Some(Bootstrap { secret, plan }))
     }
 }
 
@@ -73,6 +70,7 @@ impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> ApiError {
         match error {
             AuthError::Store(error) => ApiError::internal(&error),
+            misconfigured @ AuthError::Misconfigured(_) => ApiError::internal(&misconfigured),
             other => ApiError::new(403, other.to_string()),
         }
     }

@@ -16,8 +16,12 @@ mod subscriptions;
 mod tags;
 mod usage;
 
-pub use auth::{Access, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate};
-pub use edge::{BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, credentials};
+pub use auth::{
+    Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate,
+};
+pub use edge::{
+    BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, credentials,
+};
 pub use error::StoreError;
 pub use keys::{
     ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, NewKey, create_key, create_key_with_secret,

@@ -97,6 +97,7 @@ impl App {
 
         let engine = engine(options)?;
         let linker = linker(&engine)?;
+        let http_client = crate::host::client::HttpClient::new();
         let work_dir =
             tempfile::Builder::new().prefix("glossa-up-").tempdir().context("cannot create a working directory")?;
         let mut compiled: BTreeMap<PathBuf, WasmComponent> = BTreeMap::new();
@@ -153,6 +154,7 @@ impl App {
                 files,
                 self_origin: Arc::from(options.self_origin.as_str()),
                 max_memory_bytes: options.max_instance_memory,
+                http_client: http_client.clone(),
             };
             loaded.insert(id.clone(), Arc::new(LoadedComponent { host: Arc::new(host), pre }));
         }

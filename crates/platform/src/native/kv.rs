@@ -33,6 +33,7 @@ impl SqliteKv {
 
     fn prepare(connection: Connection, store: &str) -> Result<Self, KvError> {
         connection.busy_timeout(BUSY_TIMEOUT).map_err(kv_error)?;
+        super::sqlite::stable_plans(&connection).map_err(kv_error)?;
         connection.execute(CREATE_TABLE, []).map_err(kv_error)?;
         Ok(SqliteKv { connection, store: store.to_owned() })
     }

@@ -29,6 +29,7 @@ impl SqliteDb {
 
     fn configure(connection: Connection) -> Result<Self, DbError> {
         connection.busy_timeout(BUSY_TIMEOUT).map_err(db_error)?;
+        stable_plans(&connection).map_err(db_error)?;
         Ok(SqliteDb { connection })
     }
 
@@ -51,6 +52,14 @@ impl Database for SqliteDb {
     fn changes(&self) -> Result<u64, DbError> {
         Ok(self.connection.changes())
     }
+}
+
+/// Makes the query planner ignore bound parameter values. Otherwise SQLite may plan a statement
+/// for the values bound and, when they change, prepare it again: a cached statement with a few
+/// parameters was measured preparing afresh on every run, ten times slower than its work.
+pub(crate) fn stable_plans(connection: &Connection) -> rusqlite::Result<()> {
+    connection.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    Ok(())
 }
 
 /// Runs every statement of each script, in order (as `spin up --sqlite @file` does).

@@ -4,6 +4,7 @@
 
 pub mod bindings;
 pub mod checkpoint;
+pub mod client;
 pub mod key_value;
 pub mod sqlite;
 
@@ -59,6 +60,8 @@ pub struct ComponentHost {
     pub self_origin: Arc<str>,
     /// The most linear memory one instance may grow to.
     pub max_memory_bytes: usize,
+    /// The pooled client for outgoing plain-HTTP requests.
+    pub http_client: client::HttpClient,
 }
 
 /// The data of one request's store.
@@ -84,6 +87,7 @@ impl HostState {
             Arc::clone(&component.id),
             Arc::clone(&component.allowed_hosts),
             Arc::clone(&component.self_origin),
+            component.http_client.clone(),
         );
         let limits = StoreLimitsBuilder::new().memory_size(component.max_memory_bytes).build();
         Ok(HostState {

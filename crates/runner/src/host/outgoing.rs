@@ -9,6 +9,7 @@ use http::uri::{Authority, Scheme};
 use http_body_util::BodyExt;
 use wasmtime_wasi_http::{Error, RequestOptions, WasiBody, WasiHttpHooks};
 
+use super::client::HttpClient;
 use crate::outbound::{AllowedHosts, Destination, is_self_request};
 
 type ResponseFuture = Box<
@@ -21,11 +22,12 @@ pub struct OutboundHooks {
     component: Arc<str>,
     allowed: Arc<AllowedHosts>,
     self_origin: Arc<str>,
+    client: HttpClient,
 }
 
 impl OutboundHooks {
-    pub fn new(component: Arc<str>, allowed: Arc<AllowedHosts>, self_origin: Arc<str>) -> Self {
-        OutboundHooks { component, allowed, self_origin }
+    pub fn new(component: Arc<str>, allowed: Arc<AllowedHosts>, self_origin: Arc<str>, client: HttpClient) -> Self {
+        OutboundHooks { component, allowed, self_origin, client }
     }
 
     /// Sends `request` to the application itself, if the component may.
@@ -80,6 +82,13 @@ impl WasiHttpHooks for OutboundHooks {
         } else {
             request
         };
+        if request.uri().scheme() == Some(&Scheme::HTTP) {
+            let client = self.client.clone();
+            return Box::new(async move {
+                let response = client.send(request, options).await?;
+                Ok((response, Box::new(async { Ok(()) }) as Box<dyn Future<Output = Result<(), Error>> + Send>))
+            });
+        }
         Box::new(async move {
             let (response, io) = wasmtime_wasi_http::default_send_request(request, options).await?;
             Ok((

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Text translation under load, measured from a separate process (wrk), 16 connections:
+#   deterministic   POST /v2/translate through the local runner with the deterministic engine:
+#                   requests per second, p50/p99; every request authenticated, metered and
+#                   recorded durably (checked afterwards against /v2/usage).
+#   apertium        the same sentences through the app with the apertium engine, against
+#                   calling Apertium APY directly: the latency the app adds.
+# Targets (2-core machine, load generator on the same cores): at least 5,000 requests/s with
+# p99 under 10 ms for the deterministic engine; the app adds under 10 % to APY's latency.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-16}
+THREADS=${THREADS:-2}
+ADMIN_KEY="bench000-0000-4000-8000-000000000000:adm"
+RUNNER=./target/release/glossa
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_for() {
+    local url=$1 log=$2
+    for _ in $(seq 1 600); do
+        curl -fs "$url" >/dev/null 2>&1 && return
+        sleep 0.1
+    done
+    echo "nothing answered at $url:" >&2
+    cat "$log" >&2
+    exit 1
+}
+
+# app NAME ENGINE [APERTIUM_URL]: starts the application, prints its address.
+app() {
+    local name=$1 engine=$2 apertium=${3:-http://127.0.0.1:2737}
+    local port args=()
+    port=$(free_port)
+    for migration in sql/*.sql; do args+=(--sqlite "@$migration"); done
+    SPIN_VARIABLE_ENGINE=$engine SPIN_VARIABLE_APERTIUM_URL=$apertium SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY=$ADMIN_KEY \
+        GLOSSA_LOG=warn "$RUNNER" up --listen "127.0.0.1:$port" --state-dir "$work/$name" "${args[@]}" \
+        >"$work/$name.log" 2>&1 &
+    pids+=($!)
+    wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/$name.log"
+    echo "127.0.0.1:$port"
+}
+
+developer_key() {
+    curl -fs -X POST -H "Authorization: Service-Auth-Key $ADMIN_KEY" "http://$1/v2/admin/developer-keys" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])'
+}
+
+# A wrk script that POSTs a JSON body with a key.
+wrk_script() {
+    local key=$1 body=$2 file=$3
+    cat >"$file" <<LUA
+wrk.method = "POST"
+wrk.body = '$body'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Service-Auth-Key $key"
+LUA
+}
+
+echo "wrk: $THREADS threads, $DURATION per run, on $(nproc) cores"
+printf '%-28s %12s %10s %10s %10s  %s\n' run "requests/s" p50 p99 mean errors
+
+# 1. Throughput with the deterministic engine.
+deterministic=$(app deterministic deterministic)
+key=$(developer_key "$deterministic")
+body='{"text": ["The quick brown fox jumps over the lazy dog."], "source_lang": "EN", "target_lang": "DE"}'
+wrk_script "$key" "$body" "$work/deterministic.lua"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s "$work/deterministic.lua" "http://$deterministic/v2/translate" >/dev/null
+before=$(curl -fs -H "Authorization: Service-Auth-Key $key" "http://$deterministic/v2/usage" | python3 -c 'import json, sys; print(json.load(sys.stdin)["api_key_character_count"])')
+output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/deterministic.lua" "http://$deterministic/v2/translate")
+requests=$(awk '/requests in/ {print $1}' <<<"$output")
+printf '%-28s %12s %10s %10s %10s  %s\n' "deterministic, $CONNECTIONS conn." \
+    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$output")" "$(awk '$1 == "50%" {print $2}' <<<"$output")" \
+    "$(awk '$1 == "99%" {print $2}' <<<"$output")" "$(awk '$1 == "Latency" {print $2; exit}' <<<"$output")" \
+    "$(awk '/Non-2xx or 3xx responses:/ {print "non-2xx: " $NF}' <<<"$output")"
+after=$(curl -fs -H "Authorization: Service-Auth-Key $key" "http://$deterministic/v2/usage" | python3 -c 'import json, sys; print(json.load(sys.stdin)["api_key_character_count"])')
+echo "usage recorded: $(( (after - before) / 44 )) of $requests requests (44 characters each)"
+
+# 2. The latency the app adds to Apertium.
+apy_port=$(free_port)
+scripts/apy-loopback.py -p "$apy_port" /usr/share/apertium/modes >"$work/apy.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$apy_port/listPairs" "$work/apy.log"
+apertium=$(app apertium apertium "http://127.0.0.1:$apy_port")
+key=$(developer_key "$apertium")
+wrk_script "$key" "$body" "$work/apertium.lua"
+cat >"$work/apy.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = "langpair=eng%7Cspa&markUnknown=no&q=The%20quick%20brown%20fox%20jumps%20over%20the%20lazy%20dog."
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+LUA
+sed -i 's/"DE"}/"ES"}/' "$work/apertium.lua"
+# Warm both up, then alternate the two (the machine is noisy), and compare mean latencies.
+wrk -t1 -c4 -d2s -s "$work/apy.lua" "http://127.0.0.1:$apy_port/translate" >/dev/null
+wrk -t1 -c4 -d2s -s "$work/apertium.lua" "http://$apertium/v2/translate" >/dev/null
+mean_ms() {
+    awk '$1 == "Latency" {value = $2; if (value ~ /us$/) {sub(/us$/, "", value); value /= 1000} else if (value ~ /ms$/) {sub(/ms$/, "", value)} else if (value ~ /s$/) {sub(/s$/, "", value); value *= 1000}; print value; exit}'
+}
+direct_total=0
+app_total=0
+for round in 1 2 3; do
+    direct=$(wrk -t1 -c4 -d"$DURATION" --latency -s "$work/apy.lua" "http://127.0.0.1:$apy_port/translate")
+    through=$(wrk -t1 -c4 -d"$DURATION" --latency -s "$work/apertium.lua" "http://$apertium/v2/translate")
+    d=$(mean_ms <<<"$direct")
+    a=$(mean_ms <<<"$through")
+    printf '%-28s %12s %10s %10s %10s\n' "APY directly, round $round" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$direct")" \
+        "$(awk '$1 == "50%" {print $2}' <<<"$direct")" "$(awk '$1 == "99%" {print $2}' <<<"$direct")" "${d}ms"
+    printf '%-28s %12s %10s %10s %10s\n' "app + apertium, round $round" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$through")" \
+        "$(awk '$1 == "50%" {print $2}' <<<"$through")" "$(awk '$1 == "99%" {print $2}' <<<"$through")" "${a}ms"
+    direct_total=$(python3 -c "print($direct_total + $d)")
+    app_total=$(python3 -c "print($app_total + $a)")
+done
+python3 -c "print(f'the app adds {($app_total / $direct_total - 1) * 100:+.1f} % to the mean latency of calling APY directly (4 connections)')"
