@@ -1,0 +1,20 @@
+//! The project's OpenAPI description (`docs/openapi.yaml`) against the running application:
+//! valid, covering every route of spin.toml, and matching every answer, errors included.
+
+use e2e::{BOOTSTRAP_ADMIN_KEY, Options, TestApp};
+
+#[test]
+fn the_openapi_description_matches_the_running_application() {
+    let app = TestApp::start(Options::app());
+    let key = app.developer_key();
+    let output = std::process::Command::new(e2e::python())
+        .arg(e2e::workspace().join("tests/python/openapi_check.py"))
+        .arg(&app.base_url)
+        .arg(BOOTSTRAP_ADMIN_KEY)
+        .arg(&key)
+        .output()
+        .expect("run the OpenAPI check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("operations covered"), "{stdout}");
+}
