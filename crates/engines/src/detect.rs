@@ -5,6 +5,11 @@
 //! language. A text in a script none of them uses (Thai, Devanagari, Georgian, …) is reported as
 //! English, the catalogue's most common source; only a text without any letter has no language.
 //!
+//! Trigram statistics say little about a few words ("Hello, world!" came out as Dutch), so when
+//! whatlang is not sure of a short text, its words are looked up in short lists of the most common words
+//! of the most used languages, and a text with none of them is taken for English, the most
+//! common source language.
+//!
 //! The placeholders (`<g1>`, `<x2/>`) are removed first (their letters are not language), and
 //! only the first [`SAMPLE_CHARS`] characters are looked at: that is plenty for a trigram model
 //! and keeps detection cheap for the largest requests.
@@ -63,12 +68,119 @@ pub fn detect(texts: &[String]) -> Option<&'static str> {
         return None;
     }
     let detector = Detector::with_allowlist(DETECTABLE.iter().map(|(lang, _)| *lang).collect());
+    let Some(info) = detector.detect(&sample) else { return Some(FALLBACK) };
     // whatlang decides a script with a single language (Hangul, Greek, Georgian, …) without
-    // consulting the allowlist, hence the second look-up.
-    let detected = detector
-        .detect_lang(&sample)
-        .and_then(|lang| DETECTABLE.iter().find(|(known, _)| *known == lang).map(|(_, code)| *code));
-    Some(detected.unwrap_or(FALLBACK))
+    // consulting the allowlist, hence the look-up.
+    let detected = DETECTABLE.iter().find(|(known, _)| *known == info.lang()).map(|(_, code)| *code);
+    let letters = sample.chars().filter(|c| c.is_alphabetic()).count();
+    if info.is_reliable() || info.script() != whatlang::Script::Latin || letters >= SHORT_TEXT_LETTERS {
+        return Some(detected.unwrap_or(FALLBACK));
+    }
+    Some(common_words_language(&sample, detected))
+}
+
+/// Below this many letters, an unsure guess is checked against common words.
+const SHORT_TEXT_LETTERS: usize = 40;
+
+/// Very common words of the most used source languages written in Latin script.
+const COMMON_WORDS: &[(&str, &[&str])] = &[
+    (
+        "en",
+        &[
+            "the", "a", "an", "and", "is", "are", "of", "to", "in", "you", "i", "it", "this", "that", "hello", "hi",
+            "world", "thanks", "thank", "please", "yes", "no", "good", "what", "how", "with", "for", "my", "we",
+        ],
+    ),
+    (
+        "de",
+        &[
+            "der", "die", "das", "und", "ist", "ein", "eine", "nicht", "ich", "du", "hallo", "welt", "danke", "bitte",
+            "ja", "nein", "gut", "mit", "für", "wie", "guten", "tag", "morgen", "wir",
+        ],
+    ),
+    (
+        "fr",
+        &[
+            "le", "la", "les", "et", "est", "un", "une", "je", "tu", "bonjour", "monde", "merci", "oui", "non", "avec",
+            "pour", "que", "des", "du", "nous", "vous", "salut",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "el", "los", "las", "y", "es", "una", "yo", "hola", "mundo", "gracias", "sí", "con", "para", "que", "del",
+            "por", "buenos", "días", "nosotros",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "il",
+            "lo",
+            "gli",
+            "e",
+            "è",
+            "una",
+            "io",
+            "ciao",
+            "mondo",
+            "grazie",
+            "con",
+            "per",
+            "che",
+            "di",
+            "buongiorno",
+            "noi",
+        ],
+    ),
+    (
+        "pt",
+        &[
+            "o", "os", "as", "e", "é", "um", "uma", "eu", "olá", "mundo", "obrigado", "obrigada", "com", "para", "que",
+            "de", "bom", "dia", "nós", "não",
+        ],
+    ),
+    (
+        "nl",
+        &[
+            "de",
+            "het",
+            "een",
+            "en",
+            "is",
+            "ik",
+            "hallo",
+            "wereld",
+            "bedankt",
+            "met",
+            "voor",
+            "niet",
+            "goedemorgen",
+            "wij",
+            "jij",
+        ],
+    ),
+];
+
+/// The language whose common words the text uses most; on a tie whatlang's guess if it is one
+/// of them, else English.
+fn common_words_language(sample: &str, guess: Option<&'static str>) -> &'static str {
+    let words: Vec<String> =
+        sample.split(|c: char| !c.is_alphabetic()).filter(|word| !word.is_empty()).map(str::to_lowercase).collect();
+    let scores: Vec<(&'static str, usize)> = COMMON_WORDS
+        .iter()
+        .map(|(code, common)| (*code, words.iter().filter(|word| common.contains(&word.as_str())).count()))
+        .collect();
+    let best = scores.iter().map(|(_, score)| *score).max().unwrap_or(0);
+    if best == 0 {
+        return FALLBACK;
+    }
+    let leaders: Vec<&'static str> = scores.iter().filter(|(_, score)| *score == best).map(|(code, _)| *code).collect();
+    match guess {
+        Some(guess) if leaders.contains(&guess) => guess,
+        _ if leaders.contains(&FALLBACK) => FALLBACK,
+        _ => leaders[0],
+    }
 }
 
 /// The texts without placeholders, joined by newlines, at most [`SAMPLE_CHARS`] characters.
@@ -154,6 +266,16 @@ mod tests {
     fn short_or_ambiguous_text_still_gets_a_supported_language() {
         assert!(detect_one("ok").is_some());
         assert!(detect_one("a").is_some());
+    }
+
+    #[test]
+    fn short_greetings_are_recognised_by_their_words() {
+        assert_eq!(detect_one("Hello, world!"), Some("en"));
+        assert_eq!(detect_one("Hello"), Some("en"));
+        assert_eq!(detect_one("Hallo Welt"), Some("de"));
+        assert_eq!(detect_one("Bonjour le monde"), Some("fr"));
+        assert_eq!(detect_one("Hola mundo"), Some("es"));
+        assert_eq!(detect_one("Xyzzy"), Some("en"), "a word nobody knows is taken for English");
     }
 
     #[test]
