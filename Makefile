@@ -43,10 +43,12 @@ build-release:
 	$(CARGO) build --locked --release -p runner
 	./target/release/glossa build
 
-## bench: requests per second and latency of the runner under load (see bench/runner.sh).
+## bench: requests per second and latency under load: the runner (bench/runner.sh) and text
+## translation (bench/translate.sh).
 bench: setup setup-bench build-release
 	./target/release/glossa build -f tests/fixtures/spin.toml
 	bench/runner.sh
+	bench/translate.sh
 
 setup-bench:
 	@command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk; }

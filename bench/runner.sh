@@ -8,25 +8,7 @@
 # It also prints the mean time to instantiate a component per request, from the runner's log.
 # Targets (2-core machine, load generator on the same cores): at least the Spin CLI's figures for
 # the same components (trivial ~6,600 req/s, SELECT 1 ~3,700 req/s) and p99 under 5 ms.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-
-DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-16}
-THREADS=${THREADS:-2}
-RUNNER=./target/release/glossa
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+source "$(dirname "$0")/lib.sh"
 
 # start NAME MANIFEST MIGRATION... : starts a runner, waits until it answers, prints its address.
 start() {
@@ -38,16 +20,8 @@ start() {
     "$RUNNER" up -f "$manifest" --listen "127.0.0.1:$port" --state-dir "$work/$name" "${args[@]}" \
         >"$work/$name.log" 2>&1 &
     pids+=($!)
-    for _ in $(seq 1 600); do
-        if curl -fs "http://127.0.0.1:$port/.well-known/spin/health" >/dev/null 2>&1; then
-            echo "127.0.0.1:$port"
-            return
-        fi
-        sleep 0.1
-    done
-    echo "the runner for $name did not start:" >&2
-    cat "$work/$name.log" >&2
-    exit 1
+    wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/$name.log"
+    echo "127.0.0.1:$port"
 }
 
 # measure LABEL URL LOG : one wrk run, one line of figures.
@@ -59,14 +33,11 @@ measure() {
     before=$(wc -l <"$log")
     local output
     output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$url")
-    local rps p50 p99 errors instantiate
-    rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$output")
-    p50=$(awk '$1 == "50%" {print $2}' <<<"$output")
-    p99=$(awk '$1 == "99%" {print $2}' <<<"$output")
-    errors=$(awk '/Non-2xx or 3xx responses:/ {print $NF} /Socket errors:/ {print "socket:" $0}' <<<"$output")
+    local instantiate
     instantiate=$(tail -n +"$((before + 1))" "$log" | sed -n 's/.*(instantiated in \([0-9]*\) µs).*/\1/p' |
         awk '{sum += $1; n++} END {if (n) printf "%.0f", sum / n; else print "-"}')
-    printf '%-8s %12s %10s %10s %16s  %s\n' "$label" "$rps" "$p50" "$p99" "${instantiate} µs" "${errors:-}"
+    printf '%-8s %12s %10s %10s %16s  %s\n' "$label" "$(figure rps <<<"$output")" \
+        "$(figure p50 <<<"$output")" "$(figure p99 <<<"$output")" "${instantiate} µs" "$(figure non2xx <<<"$output")"
 }
 
 app=$(start app spin.toml sql/*.sql)

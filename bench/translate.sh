@@ -7,37 +7,9 @@
 #                   calling Apertium APY directly: the latency the app adds.
 # Targets (2-core machine, load generator on the same cores): at least 5,000 requests/s with
 # p99 under 10 ms for the deterministic engine; the app adds under 10 % to APY's latency.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 
-DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-16}
-THREADS=${THREADS:-2}
 ADMIN_KEY="bench000-0000-4000-8000-000000000000:adm"
-RUNNER=./target/release/glossa
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-wait_for() {
-    local url=$1 log=$2
-    for _ in $(seq 1 600); do
-        curl -fs "$url" >/dev/null 2>&1 && return
-        sleep 0.1
-    done
-    echo "nothing answered at $url:" >&2
-    cat "$log" >&2
-    exit 1
-}
 
 # app NAME ENGINE [APERTIUM_URL]: starts the application, prints its address.
 app() {
@@ -82,9 +54,8 @@ before=$(curl -fs -H "Authorization: Service-Auth-Key $key" "http://$determinist
 output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/deterministic.lua" "http://$deterministic/v2/translate")
 requests=$(awk '/requests in/ {print $1}' <<<"$output")
 printf '%-28s %12s %10s %10s %10s  %s\n' "deterministic, $CONNECTIONS conn." \
-    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$output")" "$(awk '$1 == "50%" {print $2}' <<<"$output")" \
-    "$(awk '$1 == "99%" {print $2}' <<<"$output")" "$(awk '$1 == "Latency" {print $2; exit}' <<<"$output")" \
-    "$(awk '/Non-2xx or 3xx responses:/ {print "non-2xx: " $NF}' <<<"$output")"
+    "$(figure rps <<<"$output")" "$(figure p50 <<<"$output")" "$(figure p99 <<<"$output")" \
+    "$(figure mean <<<"$output")" "$(figure non2xx <<<"$output")"
 after=$(curl -fs -H "Authorization: Service-Auth-Key $key" "http://$deterministic/v2/usage" | python3 -c 'import json, sys; print(json.load(sys.stdin)["api_key_character_count"])')
 echo "usage recorded: $(( (after - before) / 44 )) of $requests requests (44 characters each)"
 
@@ -115,10 +86,10 @@ for round in 1 2 3; do
     through=$(wrk -t1 -c4 -d"$DURATION" --latency -s "$work/apertium.lua" "http://$apertium/v2/translate")
     d=$(mean_ms <<<"$direct")
     a=$(mean_ms <<<"$through")
-    printf '%-28s %12s %10s %10s %10s\n' "APY directly, round $round" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$direct")" \
-        "$(awk '$1 == "50%" {print $2}' <<<"$direct")" "$(awk '$1 == "99%" {print $2}' <<<"$direct")" "${d}ms"
-    printf '%-28s %12s %10s %10s %10s\n' "app + apertium, round $round" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$through")" \
-        "$(awk '$1 == "50%" {print $2}' <<<"$through")" "$(awk '$1 == "99%" {print $2}' <<<"$through")" "${a}ms"
+    printf '%-28s %12s %10s %10s %10s\n' "APY directly, round $round" "$(figure rps <<<"$direct")" \
+        "$(figure p50 <<<"$direct")" "$(figure p99 <<<"$direct")" "${d}ms"
+    printf '%-28s %12s %10s %10s %10s\n' "app + apertium, round $round" "$(figure rps <<<"$through")" \
+        "$(figure p50 <<<"$through")" "$(figure p99 <<<"$through")" "${a}ms"
     direct_total=$(python3 -c "print($direct_total + $d)")
     app_total=$(python3 -c "print($app_total + $a)")
 done

@@ -12,9 +12,7 @@
 //!
 //! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones.
 
-use accounts::{
-    Access, ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, Principal, Services, VariableAuthConfig,
-};
+use accounts::{Access, ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, Principal, Services};
 use api::{ApiError, ApiResponse, Params, Request};
 use platform_spin::{Host, incoming, respond};
 use serde::Serialize;
@@ -42,9 +40,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let params = request.params()?;
-    let settings = VariableAuthConfig(&host.vars);
-    let admin = accounts::authenticate(&services, accounts::credentials(request, &params), Access::Admin, &settings)?;
+    let (admin, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Admin)?;
     match (request.method.as_str(), path) {
         ("POST", _) => create_developer_key(&services, &admin, &params),
         ("GET", _) => list_developer_keys(&services, &admin),

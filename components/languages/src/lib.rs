@@ -8,7 +8,7 @@
 //! What they list is the language catalogue limited to what the configured translation engine
 //! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
 
-use accounts::{Access, Services, VariableAuthConfig};
+use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Params, Request};
 use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
 use platform_spin::{Host, incoming, respond};
@@ -36,9 +36,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let params = request.params()?;
-    let settings = VariableAuthConfig(&host.vars);
-    accounts::authenticate(&services, accounts::credentials(request, &params), Access::Developer, &settings)?;
+    let (_, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Developer)?;
 
     match endpoint {
         Endpoint::V2Languages => {

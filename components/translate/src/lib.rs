@@ -6,7 +6,7 @@
 //! id (404), the translation (400, 503), the charge (456). A request that fails anywhere bills
 //! nothing.
 
-use accounts::{Access, Charge, Product, ReportingTag, Services, VariableAuthConfig};
+use accounts::{Access, Charge, Product, ReportingTag, Services};
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, incoming, respond};
 use serde::Serialize;
@@ -55,10 +55,7 @@ struct Answer<'a> {
 fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let params = request.params()?;
-    let settings = VariableAuthConfig(&host.vars);
-    let principal =
-        accounts::authenticate(&services, accounts::credentials(request, &params), Access::Developer, &settings)?;
+    let (principal, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Developer)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
     let parsed = TranslateRequest::parse(&params)?;
 

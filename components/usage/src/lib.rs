@@ -2,7 +2,7 @@
 //! and limits in the current billing period. Developer and admin keys may both ask; a Free
 //! subscription gets the character count and limit only.
 
-use accounts::{Access, Services, VariableAuthConfig};
+use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, incoming, respond};
 use spin_sdk::http_component;
@@ -18,9 +18,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
     let host = Host::new();
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let params = request.params()?;
-    let settings = VariableAuthConfig(&host.vars);
-    let principal = accounts::authenticate(&services, accounts::credentials(request, &params), Access::Any, &settings)?;
+    let (principal, _) = accounts::authenticate_request(&services, &host.vars, request, Access::Any)?;
     let report = accounts::usage_report(&services, &principal)?;
     Ok(ApiResponse::json(200, &report))
 }

@@ -265,26 +265,13 @@ fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -
 
 #[cfg(test)]
 mod tests {
-    use platform::{FixedClock, OsRandom};
-
     use super::*;
     use crate::keys::create_key;
-    use crate::test_support::database;
+    use crate::test_support::Fixture;
 
-    struct Fixture {
-        db: platform::native::SqliteDb,
-        clock: FixedClock,
-    }
-
-    impl Fixture {
-        fn new() -> Fixture {
-            // 2027-01-15 08:20:00 UTC: minute 20, outside the default brownout window.
-            Fixture { db: database(), clock: FixedClock::at_unix(1_800_001_200) }
-        }
-
-        fn services(&self) -> Services<'_> {
-            Services { db: &self.db, clock: &self.clock, random: &OsRandom }
-        }
+    fn new_fixture() -> Fixture {
+        // 2027-01-15 08:20:00 UTC: minute 20, outside the default brownout window.
+        Fixture::at(1_800_001_200)
     }
 
     fn header(secret: &str) -> String {
@@ -293,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_developer_key_in_the_header_authenticates_for_developer_endpoints() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         let subscription = create_subscription(&services, Plan::Pro).unwrap();
         let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap();
@@ -311,7 +298,7 @@ mod tests {
 
     #[test]
     fn missing_malformed_unknown_and_deactivated_keys_are_refused() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         let settings = AuthSettings::default();
         let check = |authorization: Option<&str>| {
@@ -330,7 +317,7 @@ mod tests {
 
     #[test]
     fn the_scheme_is_case_insensitive_and_the_header_beats_the_legacy_parameter() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         let subscription = create_subscription(&services, Plan::Free).unwrap();
         let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap();
@@ -341,7 +328,7 @@ mod tests {
 
     #[test]
     fn legacy_keys_are_refused_to_free_always_and_to_pro_during_brownouts() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         let settings = AuthSettings::default();
         let free = create_subscription(&services, Plan::Free).unwrap();
@@ -380,7 +367,7 @@ mod tests {
 
     #[test]
     fn the_bootstrap_key_creates_the_first_subscription_once() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         let secret = "5f0c8a52-1d1e-4e02-9a3f-7b8c2d1e0f44:adm";
         let settings = AuthSettings {
@@ -401,7 +388,7 @@ mod tests {
 
     #[test]
     fn the_bootstrap_key_does_nothing_once_a_subscription_exists() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let services = fixture.services();
         create_subscription(&services, Plan::Free).unwrap();
         let settings = AuthSettings {

@@ -4,7 +4,8 @@
 use api::{ApiError, Params, Request};
 use platform::Variables;
 
-use crate::auth::{AuthConfig, AuthError, Bootstrap, Brownout, Credentials};
+use crate::Services;
+use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, Principal, authenticate};
 use crate::error::StoreError;
 use crate::subscriptions::Plan;
 use crate::tags::TagError;
@@ -53,6 +54,19 @@ impl AuthConfig for VariableAuthConfig<'_> {
         };
         Ok(Some(Bootstrap { secret, plan }))
     }
+}
+
+/// Authenticates `request` for an endpoint admitting `access`, reading the settings from the
+/// host's variables when needed; answers who calls and the request's parameters.
+pub fn authenticate_request(
+    services: &Services<'_>,
+    vars: &dyn Variables,
+    request: &Request,
+    access: Access,
+) -> Result<(Principal, Params), ApiError> {
+    let params = request.params()?;
+    let principal = authenticate(services, credentials(request, &params), access, &VariableAuthConfig(vars))?;
+    Ok((principal, params))
 }
 
 /// The request's credentials: the `Authorization` header, else the legacy `auth_key`

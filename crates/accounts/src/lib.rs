@@ -20,7 +20,8 @@ pub use auth::{
     Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate,
 };
 pub use edge::{
-    BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, credentials,
+    BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
+    credentials,
 };
 pub use error::StoreError;
 pub use keys::{
@@ -44,11 +45,39 @@ pub struct Services<'a> {
 #[cfg(test)]
 mod test_support {
     use platform::native::SqliteDb;
+    use platform::{FixedClock, OsRandom};
+
+    use crate::{KeyKind, Plan, Principal, Services, create_key, create_subscription};
 
     /// A fresh in-memory database with the application's schema.
     pub fn database() -> SqliteDb {
         let db = SqliteDb::open_in_memory().expect("open an in-memory database");
         db.migrate(&[include_str!("../../../sql/0002_accounts.sql")]).expect("apply the schema");
         db
+    }
+
+    /// A database and a clock the test sets.
+    pub struct Fixture {
+        pub db: SqliteDb,
+        pub clock: FixedClock,
+    }
+
+    impl Fixture {
+        /// A fresh store whose clock shows `unix_seconds`.
+        pub fn at(unix_seconds: u64) -> Fixture {
+            Fixture { db: database(), clock: FixedClock::at_unix(unix_seconds) }
+        }
+
+        pub fn services(&self) -> Services<'_> {
+            Services { db: &self.db, clock: &self.clock, random: &OsRandom }
+        }
+
+        /// A new subscription with one developer key.
+        pub fn principal(&self, plan: Plan) -> Principal {
+            let services = self.services();
+            let subscription = create_subscription(&services, plan).expect("create a subscription");
+            let key = create_key(&services, &subscription, KeyKind::Developer, None).expect("create a key").key;
+            Principal { subscription, key }
+        }
     }
 }

@@ -288,35 +288,22 @@ impl Totals {
 mod tests {
     use std::time::Duration;
 
-    use platform::{Database, FixedClock, OsRandom};
+    use platform::Database;
 
     use super::*;
     use crate::auth::Principal;
     use crate::keys::{KeyKind, create_key};
-    use crate::subscriptions::create_subscription;
-    use crate::test_support::database;
+    use crate::test_support::Fixture;
 
-    struct Fixture {
-        db: platform::native::SqliteDb,
-        clock: FixedClock,
+    fn new_fixture() -> Fixture {
+        Fixture::at(1_800_000_000)
     }
 
-    impl Fixture {
-        fn new() -> Fixture {
-            Fixture { db: database(), clock: FixedClock::at_unix(1_800_000_000) }
-        }
+    trait Charging {
+        fn charge(&self, principal: &Principal, product: Product, units: i64) -> Result<(), ChargeError>;
+    }
 
-        fn services(&self) -> Services<'_> {
-            Services { db: &self.db, clock: &self.clock, random: &OsRandom }
-        }
-
-        fn principal(&self, plan: Plan) -> Principal {
-            let services = self.services();
-            let subscription = create_subscription(&services, plan).unwrap();
-            let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap().key;
-            Principal { subscription, key }
-        }
-
+    impl Charging for Fixture {
         fn charge(&self, principal: &Principal, product: Product, units: i64) -> Result<(), ChargeError> {
             charge(&self.services(), Charge { principal, product, units, tag: None })
         }
@@ -324,7 +311,7 @@ mod tests {
 
     #[test]
     fn charges_add_up_per_key_and_per_account() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         let services = fixture.services();
         let other_key = create_key(&services, &principal.subscription, KeyKind::Developer, None).unwrap().key;
@@ -350,7 +337,7 @@ mod tests {
 
     #[test]
     fn a_free_report_has_only_the_character_fields() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Free);
         fixture.charge(&principal, Product::Translate, 42).unwrap();
         let report = usage_report(&fixture.services(), &principal).unwrap();
@@ -360,7 +347,7 @@ mod tests {
 
     #[test]
     fn a_charge_that_would_pass_the_key_limit_is_refused_and_records_nothing() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         fixture.db.execute("UPDATE api_keys SET character_limit = 10", &[]).unwrap();
         fixture.charge(&principal, Product::Translate, 6).unwrap();
@@ -372,7 +359,7 @@ mod tests {
 
     #[test]
     fn a_blocked_key_is_refused_even_for_free_requests() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         fixture.db.execute("UPDATE api_keys SET character_limit = 0", &[]).unwrap();
         assert!(matches!(fixture.charge(&principal, Product::Translate, 0), Err(ChargeError::QuotaExceeded)));
@@ -384,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_subscription_limit_counts_every_key() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Free);
         fixture.charge(&principal, Product::Translate, 499_990).unwrap();
         assert!(matches!(fixture.charge(&principal, Product::Translate, 11), Err(ChargeError::QuotaExceeded)));
@@ -393,7 +380,7 @@ mod tests {
 
     #[test]
     fn a_new_billing_period_starts_from_zero() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Free);
         fixture.charge(&principal, Product::Translate, 500_000).unwrap();
         assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::QuotaExceeded)));
@@ -404,7 +391,7 @@ mod tests {
 
     #[test]
     fn tags_are_recorded_for_text_translation_only() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         let tag = ReportingTag::parse(b"Marketing").unwrap();
         let services = fixture.services();
@@ -420,7 +407,7 @@ mod tests {
 
     #[test]
     fn a_charge_runs_its_cached_statement_without_preparing_it_again() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         for _ in 0..20 {
             fixture.charge(&principal, Product::Translate, 7).unwrap();
@@ -435,7 +422,7 @@ mod tests {
 
     #[test]
     fn a_key_deactivated_meanwhile_is_not_charged() {
-        let fixture = Fixture::new();
+        let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         fixture.db.execute("UPDATE api_keys SET deactivated_at = '2027-01-01T00:00:00Z'", &[]).unwrap();
         assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::Deactivated)));

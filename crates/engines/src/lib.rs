@@ -105,6 +105,21 @@ pub enum Formality {
     PreferLess,
 }
 
+impl Formality {
+    /// The `formality` parameter's values: `default`, `more`, `less`, `prefer_more`,
+    /// `prefer_less`.
+    pub fn parse(value: &str) -> Option<Formality> {
+        match value {
+            "default" => Some(Formality::Default),
+            "more" => Some(Formality::More),
+            "less" => Some(Formality::Less),
+            "prefer_more" => Some(Formality::PreferMore),
+            "prefer_less" => Some(Formality::PreferLess),
+            _ => None,
+        }
+    }
+}
+
 /// One translation request, as the engine sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineRequest<'a> {

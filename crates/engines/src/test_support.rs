@@ -6,12 +6,9 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
 
-use platform::native::UreqHttp;
 use platform::{HttpError, HttpRequest, HttpResponse, OutboundHttp};
 
 /// An [`OutboundHttp`] that answers through a closure and records every request.
@@ -144,69 +141,10 @@ pub fn dead_url() -> String {
     url
 }
 
-/// The project's wrapper that starts APY bound to 127.0.0.1.
-const APY_WRAPPER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/apy-loopback.py");
-/// Where Debian's Apertium packages install their language pairs.
-const APY_MODES: &str = "/usr/share/apertium/modes";
-
-/// The URL of a running APY for the tests: `GLOSSA_TEST_APY_URL`, or one started from Debian's
-/// packages (`make setup` installs them). Without either the tests that need it fail.
-///
-/// One APY serves the whole test run: it is started once, by a shell that also watches this
-/// process and stops that APY (by its process id) when the tests end.
+/// The URL of a running APY for the tests: the end-to-end harness starts Debian's APY once
+/// per test process (`make setup` installs it).
 pub fn apy_url() -> &'static str {
-    static APY: OnceLock<Apy> = OnceLock::new();
-    &APY.get_or_init(|| {
-        if let Ok(url) = std::env::var("GLOSSA_TEST_APY_URL") {
-            return Apy { url: url.trim_end_matches('/').to_owned(), _watchdog: None };
-        }
-        assert!(
-            std::path::Path::new(APY_MODES).is_dir() && std::path::Path::new("/usr/bin/apertium-apy").exists(),
-            "Apertium APY is not installed: run `make setup` (Debian packages apertium-apy and the language pairs), \
-             or point GLOSSA_TEST_APY_URL at a running APY"
-        );
-        start_apy()
-    })
-    .url
-}
-
-struct Apy {
-    url: String,
-    /// The shell that runs APY and stops it when this process ends; kept, never waited for.
-    _watchdog: Option<Child>,
-}
-
-fn start_apy() -> Apy {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let script = format!(
-        "/usr/bin/python3 {APY_WRAPPER} -p {port} {APY_MODES} & apy=$!; \
-         while kill -0 {parent} 2>/dev/null && kill -0 $apy 2>/dev/null; do sleep 1; done; kill $apy 2>/dev/null",
-        parent = std::process::id()
-    );
-    let watchdog = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sh starts");
-    let apy = Apy { url: format!("http://127.0.0.1:{port}"), _watchdog: Some(watchdog) };
-    assert!(answers_within(&apy.url, Duration::from_secs(60)), "APY did not start on port {port} within 60 s");
-    apy
-}
-
-/// Whether `{url}/listPairs` answers 200 before `patience` runs out.
-fn answers_within(url: &str, patience: Duration) -> bool {
-    let deadline = Instant::now() + patience;
-    while Instant::now() < deadline {
-        let request = HttpRequest::new("GET", format!("{url}/listPairs")).timeout(Duration::from_secs(2));
-        if UreqHttp.send(request).is_ok_and(|response| response.status == 200) {
-            return true;
-        }
-        thread::sleep(Duration::from_millis(200));
-    }
-    false
+    e2e::apertium()
 }
 
 /// The running APY a test needs (see [`apy_url`]).

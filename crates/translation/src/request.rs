@@ -3,6 +3,7 @@
 use api::params::{invalid, missing};
 use api::{ApiError, Params};
 use catalogue::Language;
+pub use engines::Formality;
 use markup::{SplitSentences, TagHandling, TagHandlingVersion, TagOptions};
 
 /// How many custom instructions a request may carry, and how long each may be (characters).
@@ -10,30 +11,6 @@ const MAX_CUSTOM_INSTRUCTIONS: usize = 10;
 const MAX_CUSTOM_INSTRUCTION_CHARS: usize = 300;
 /// How many glossaries `glossary_ids` may name.
 const MAX_GLOSSARY_IDS: usize = 5;
-
-/// The `formality` parameter.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Formality {
-    #[default]
-    Default,
-    More,
-    Less,
-    PreferMore,
-    PreferLess,
-}
-
-impl Formality {
-    fn parse(value: &str) -> Option<Formality> {
-        match value {
-            "default" => Some(Formality::Default),
-            "more" => Some(Formality::More),
-            "less" => Some(Formality::Less),
-            "prefer_more" => Some(Formality::PreferMore),
-            "prefer_less" => Some(Formality::PreferLess),
-            _ => None,
-        }
-    }
-}
 
 /// The `model_type` parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

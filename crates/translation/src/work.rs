@@ -258,14 +258,7 @@ fn call_engine(
     }
     let target = target_code(request.target);
     // `more`/`less` were refused for targets without formality; `prefer_*` falls back silently.
-    let formality = match (request.formality, request.target.supports_formality()) {
-        (_, false) => engines::Formality::Default,
-        (Formality::Default, true) => engines::Formality::Default,
-        (Formality::More, true) => engines::Formality::More,
-        (Formality::Less, true) => engines::Formality::Less,
-        (Formality::PreferMore, true) => engines::Formality::PreferMore,
-        (Formality::PreferLess, true) => engines::Formality::PreferLess,
-    };
+    let formality = if request.target.supports_formality() { request.formality } else { Formality::Default };
     let engine_request = EngineRequest {
         source,
         target: &target,

@@ -1,0 +1,44 @@
+# Shared by the benchmark scripts: settings, a scratch directory, processes stopped on exit, and
+# helpers to start things and read wrk's figures. Sourced, never run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-16}
+THREADS=${THREADS:-2}
+RUNNER=./target/release/glossa
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_for URL LOG: waits until URL answers; shows LOG and stops if it never does.
+wait_for() {
+    local url=$1 log=$2
+    for _ in $(seq 1 600); do
+        curl -fs "$url" >/dev/null 2>&1 && return
+        sleep 0.1
+    done
+    echo "nothing answered at $url:" >&2
+    cat "$log" >&2
+    exit 1
+}
+
+# figure NAME < WRK_OUTPUT: one figure from wrk's report (rps, p50, p99, mean, non2xx).
+figure() {
+    case $1 in
+    rps) awk '/^Requests\/sec:/ {print $2}' ;;
+    p50) awk '$1 == "50%" {print $2}' ;;
+    p99) awk '$1 == "99%" {print $2}' ;;
+    mean) awk '$1 == "Latency" {print $2; exit}' ;;
+    non2xx) awk '/Non-2xx or 3xx responses:/ {print "non-2xx: " $NF} /Socket errors:/ {print "socket:" $0}' ;;
+    esac
+}
