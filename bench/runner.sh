@@ -10,7 +10,8 @@
 # the same components (trivial ~6,600 req/s, SELECT 1 ~3,700 req/s) and p99 under 5 ms.
 source "$(dirname "$0")/lib.sh"
 
-# start NAME MANIFEST MIGRATION... : starts a runner, waits until it answers, prints its address.
+# start NAME MANIFEST MIGRATION... : starts a runner, waits until it answers, and sets `address`
+# (not printed: a command substitution's subshell would lose the pid cleanup needs).
 start() {
     local name=$1 manifest=$2
     shift 2
@@ -21,7 +22,7 @@ start() {
         >"$work/$name.log" 2>&1 &
     pids+=($!)
     wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/$name.log"
-    echo "127.0.0.1:$port"
+    address="127.0.0.1:$port"
 }
 
 # measure LABEL URL LOG : one wrk run, one line of figures.
@@ -40,8 +41,10 @@ measure() {
         "$(figure p50 <<<"$output")" "$(figure p99 <<<"$output")" "${instantiate} µs" "$(figure non2xx <<<"$output")"
 }
 
-app=$(start app spin.toml sql/*.sql)
-probe=$(start probe tests/fixtures/spin.toml tests/fixtures/probe.sql)
+start app spin.toml sql/*.sql
+app=$address
+start probe tests/fixtures/spin.toml tests/fixtures/probe.sql
+probe=$address
 
 echo "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per run, on $(nproc) cores"
 printf '%-8s %12s %10s %10s %16s  %s\n' component "requests/s" p50 p99 "instantiation" "errors"

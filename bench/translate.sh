@@ -11,7 +11,8 @@ source "$(dirname "$0")/lib.sh"
 
 ADMIN_KEY="bench000-0000-4000-8000-000000000000:adm"
 
-# app NAME ENGINE [APERTIUM_URL]: starts the application, prints its address.
+# app NAME ENGINE [APERTIUM_URL]: starts the application and sets `address` (not printed: a
+# command substitution's subshell would lose the pid cleanup needs).
 app() {
     local name=$1 engine=$2 apertium=${3:-http://127.0.0.1:2737}
     local port args=()
@@ -22,7 +23,7 @@ app() {
         >"$work/$name.log" 2>&1 &
     pids+=($!)
     wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/$name.log"
-    echo "127.0.0.1:$port"
+    address="127.0.0.1:$port"
 }
 
 developer_key() {
@@ -45,7 +46,8 @@ echo "wrk: $THREADS threads, $DURATION per run, on $(nproc) cores"
 printf '%-28s %12s %10s %10s %10s  %s\n' run "requests/s" p50 p99 mean errors
 
 # 1. Throughput with the deterministic engine.
-deterministic=$(app deterministic deterministic)
+app deterministic deterministic
+deterministic=$address
 key=$(developer_key "$deterministic")
 body='{"text": ["The quick brown fox jumps over the lazy dog."], "source_lang": "EN", "target_lang": "DE"}'
 wrk_script "$key" "$body" "$work/deterministic.lua"
@@ -64,7 +66,8 @@ apy_port=$(free_port)
 scripts/apy-loopback.py -p "$apy_port" /usr/share/apertium/modes >"$work/apy.log" 2>&1 &
 pids+=($!)
 wait_for "http://127.0.0.1:$apy_port/listPairs" "$work/apy.log"
-apertium=$(app apertium apertium "http://127.0.0.1:$apy_port")
+app apertium apertium "http://127.0.0.1:$apy_port"
+apertium=$address
 key=$(developer_key "$apertium")
 wrk_script "$key" "$body" "$work/apertium.lua"
 cat >"$work/apy.lua" <<'LUA'

@@ -2,13 +2,14 @@
 # What a fresh Debian machine with the Rust toolchain lacks, installed once (idempotent):
 #   - the wasm32-wasip2 target;
 #   - Apertium APY and the language pairs the `apertium` engine serves (English, Spanish,
-#     Catalan, French, Portuguese, Italian, Galician);
+#     Catalan, French, Portuguese, Italian, Galician), and curl (scripts/up.sh waits with it);
 #   - with `--tests`, a Python environment in target/venv with the official Python client
 #     library, which the end-to-end tests drive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APERTIUM_PACKAGES=(
+PACKAGES=(
+    curl
     apertium-apy
     apertium-eng-spa apertium-eng-cat apertium-spa-cat apertium-en-gl apertium-es-gl
     apertium-fr-es apertium-fra-cat apertium-es-pt apertium-por-cat apertium-spa-ita
@@ -16,8 +17,10 @@ APERTIUM_PACKAGES=(
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 
+[ "${1:-}" = "--tests" ] && PACKAGES+=(python3-venv)
+
 missing=()
-for package in "${APERTIUM_PACKAGES[@]}"; do
+for package in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -3,12 +3,14 @@
 # is configured and its URL is local, and the local runner. Ctrl-C (or SIGTERM) stops both.
 #   LISTEN     the runner's address (default 127.0.0.1:3000)
 #   STATE_DIR  where the SQLite files live (default .spin)
+#   RUNNER     the runner's binary (default ./target/release/glossa)
 # SPIN_VARIABLE_* in the environment configure the application (see spin.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 LISTEN=${LISTEN:-127.0.0.1:3000}
 STATE_DIR=${STATE_DIR:-.spin}
+RUNNER=${RUNNER:-./target/release/glossa}
 ENGINE=${SPIN_VARIABLE_ENGINE:-apertium}
 APERTIUM_URL=${SPIN_VARIABLE_APERTIUM_URL:-http://127.0.0.1:2737}
 
@@ -22,11 +24,17 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 
 if [ "$ENGINE" = apertium ]; then
-    port=$(sed -n 's|^http://\(127\.0\.0\.1\|localhost\):\([0-9]*\)/*$|\2|p' <<<"$APERTIUM_URL")
-    if [ -n "$port" ]; then
+    if [[ $APERTIUM_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
+        port=${BASH_REMATCH[2]}
         echo "Starting Apertium APY on 127.0.0.1:$port"
         scripts/apy-loopback.py -p "$port" /usr/share/apertium/modes >"$STATE_DIR/apertium-apy.log" 2>&1 &
         pids+=($!)
+        # Translations answer 503 until APY is up, so wait for it (it loads its pairs first).
+        for _ in $(seq 1 300); do
+            curl -fs "http://127.0.0.1:$port/listPairs" >/dev/null 2>&1 && break
+            kill -0 "${pids[-1]}" 2>/dev/null || { cat "$STATE_DIR/apertium-apy.log" >&2; exit 1; }
+            sleep 0.2
+        done
     fi
 fi
 
@@ -35,12 +43,12 @@ for migration in sql/*.sql; do sqlite+=(--sqlite "@$migration"); done
 echo "Starting Glossa on http://$LISTEN (state in $STATE_DIR); Ctrl-C stops it."
 cat <<HELP
 To get a first key, create a subscription and its admin key (the key is printed once):
-    ./target/release/glossa admin create-subscription --plan pro --state-dir $STATE_DIR
+    $RUNNER admin create-subscription --plan pro --state-dir $STATE_DIR
 then create a developer key with it:
     curl -X POST -H 'Authorization: Service-Auth-Key <admin key>' http://$LISTEN/v2/admin/developer-keys
 (or start with SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY=<uuid>:adm: the first request with that key creates it).
 HELP
-./target/release/glossa up --listen "$LISTEN" --state-dir "$STATE_DIR" \
+"$RUNNER" up --listen "$LISTEN" --state-dir "$STATE_DIR" \
     --runtime-config-file runtime-config.toml "${sqlite[@]}" &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -81,6 +81,18 @@ fn build_once(manifest: &Path) {
     }
 }
 
+/// The local runner's binary and the real application's components, built (once per process).
+pub fn built_runner() -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        run(Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "runner", "--bin", "glossa"])
+            .current_dir(workspace()));
+        run(Command::new(runner_bin()).arg("build").arg("-f").arg(app_manifest()).current_dir(workspace()));
+    });
+    runner_bin()
+}
+
 fn run(command: &mut Command) {
     let status = command.status().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
     assert!(status.success(), "{command:?} failed: {status}");
