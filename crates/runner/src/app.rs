@@ -12,7 +12,7 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 
 use crate::files;
-use crate::host::checkpoint::Checkpointer;
+use crate::host::checkpoint::{Checkpointer, Target};
 use crate::host::key_value::KvStore;
 use crate::host::sqlite::{SqlitePool, run_startup_sql};
 use crate::host::{ComponentHost, HostState, PROVIDED_INTERFACES, linker};
@@ -164,7 +164,10 @@ impl App {
             .iter()
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
-        let files: Vec<PathBuf> = databases.values().filter_map(|database| database.path().cloned()).collect();
+        let files: Vec<Target> = databases
+            .values()
+            .filter_map(|database| database.path().map(|path| Target { path: path.clone(), gate: database.gate() }))
+            .collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
             router: Router::new(routes),

@@ -3,7 +3,16 @@
 //! By default SQLite checkpoints inside the commit that pushes the log past 1000 pages, so one
 //! request in a thousand writes the log back into the database, syncs, and holds the write lock
 //! meanwhile. The runner's connections switch that off, and this thread checkpoints every file
-//! once a second instead (PASSIVE: it never blocks readers or writers), and once more at shutdown.
+//! five times a second instead (PASSIVE: it never blocks readers or writers), and once more at
+//! shutdown.
+//!
+//! A checkpoint copies pages back, but only a writer that starts when the whole log has been
+//! copied rewinds it to the beginning. Under sustained writes some writer is always between
+//! those two moments, so the log would grow without end (hundreds of megabytes a minute) and
+//! every page lookup in it would get slower. So when the log is longer than [`REWIND_FRAMES`]
+//! after a passive pass, the thread takes the database's write gate, the one every writer
+//! queues at, and checkpoints in TRUNCATE mode: writers wait for that one short pass (the
+//! passive one has copied nearly everything), and the log starts afresh.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,13 +20,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use platform::native::BUSY_TIMEOUT;
 use rusqlite::Connection;
+use tokio::sync::Semaphore;
 
 /// How often the log is written back.
-const INTERVAL: Duration = Duration::from_secs(1);
+const INTERVAL: Duration = Duration::from_millis(200);
+
+/// How long the log may grow (in pages) before writers are paused to rewind it; SQLite's own
+/// automatic checkpoint starts at the same length.
+pub const REWIND_FRAMES: i64 = 1000;
 
 /// The statement every runner connection runs when it opens.
 pub const NO_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 0";
+
+/// A database file to checkpoint, and the write gate of its connections.
+pub struct Target {
+    pub path: PathBuf,
+    pub gate: Arc<Semaphore>,
+}
 
 /// The running checkpointer; [`Checkpointer::stop`] runs a last checkpoint and ends it.
 pub struct Checkpointer {
@@ -26,19 +47,29 @@ pub struct Checkpointer {
 }
 
 impl Checkpointer {
-    pub fn start(files: Vec<PathBuf>) -> Checkpointer {
+    pub fn start(targets: Vec<Target>) -> Checkpointer {
+        Self::every(INTERVAL, targets)
+    }
+
+    fn every(interval: Duration, targets: Vec<Target>) -> Checkpointer {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("checkpoint".into())
             .spawn(move || {
-                let mut connections: Vec<(PathBuf, Option<Connection>)> =
-                    files.into_iter().map(|path| (path, None)).collect();
+                // Only to wait for a write gate from this plain thread.
+                let waiter = tokio::runtime::Builder::new_current_thread().enable_time().build();
+                let mut files: Vec<File> =
+                    targets.into_iter().map(|target| File { target, connection: None }).collect();
                 while !flag.load(Ordering::Relaxed) {
-                    std::thread::park_timeout(INTERVAL);
-                    checkpoint_all(&mut connections, "PASSIVE");
+                    std::thread::park_timeout(interval);
+                    for file in &mut files {
+                        file.checkpoint(waiter.as_ref().ok());
+                    }
                 }
-                checkpoint_all(&mut connections, "TRUNCATE");
+                for file in &mut files {
+                    file.run("TRUNCATE");
+                }
             })
             .expect("start the checkpoint thread");
         Checkpointer { stop, thread: Some(thread) }
@@ -59,15 +90,98 @@ impl Drop for Checkpointer {
     }
 }
 
-fn checkpoint_all(connections: &mut [(PathBuf, Option<Connection>)], mode: &str) {
-    for (path, connection) in connections.iter_mut() {
-        if connection.is_none() {
-            *connection = Connection::open(&*path).ok();
+struct File {
+    target: Target,
+    connection: Option<Connection>,
+}
+
+impl File {
+    fn checkpoint(&mut self, waiter: Option<&tokio::runtime::Runtime>) {
+        let Some(log) = self.run("PASSIVE") else { return };
+        if log <= REWIND_FRAMES {
+            return;
         }
-        let Some(open) = connection.as_ref() else { continue };
-        let _ = open.busy_timeout(Duration::from_secs(5));
-        if let Err(error) = open.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
-            tracing::warn!("checkpointing {} failed: {error}", path.display());
+        let Some(waiter) = waiter else { return };
+        let gate = Arc::clone(&self.target.gate);
+        let permit = waiter.block_on(async { tokio::time::timeout(BUSY_TIMEOUT, gate.acquire_owned()).await });
+        if let Ok(Ok(_permit)) = permit {
+            self.run("TRUNCATE");
         }
+    }
+
+    /// Runs one checkpoint; returns how many pages the log holds.
+    fn run(&mut self, mode: &str) -> Option<i64> {
+        if self.connection.is_none() {
+            self.connection = Connection::open(&self.target.path).ok();
+        }
+        let connection = self.connection.as_ref()?;
+        let _ = connection.busy_timeout(BUSY_TIMEOUT);
+        let pragma = format!("PRAGMA wal_checkpoint({mode})");
+        match connection.query_row(&pragma, [], |row| row.get(1)) {
+            Ok(log) => Some(log),
+            Err(error) => {
+                tracing::warn!("checkpointing {} failed: {error}", self.target.path.display());
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::sqlite::SqlitePool;
+
+    /// Writers that never pause, as under load: four tasks committing one after another, `commits`
+    /// in all.
+    fn write_continuously(pool: &Arc<SqlitePool>, runtime: &tokio::runtime::Runtime, commits: i64) {
+        runtime.block_on(async {
+            let writers: Vec<_> = (0..4)
+                .map(|writer| {
+                    let pool = Arc::clone(pool);
+                    tokio::spawn(async move {
+                        let mut connection = pool.checkout().unwrap();
+                        for n in 0..commits / 4 {
+                            let sql =
+                                "INSERT INTO t (id, n) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n";
+                            let params = vec![platform::Value::Integer(writer), platform::Value::Integer(n)];
+                            connection.execute(sql.to_owned(), params).await.unwrap();
+                            tokio::task::yield_now().await;
+                        }
+                    })
+                })
+                .collect();
+            for writer in writers {
+                writer.await.unwrap();
+            }
+        });
+    }
+
+    fn wal_pages(path: &std::path::Path) -> u64 {
+        let wal = path.with_extension("db-wal");
+        std::fs::metadata(wal).map_or(0, |metadata| metadata.len()) / 4096
+    }
+
+    #[test]
+    fn the_log_stays_short_under_writers_that_never_pause() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("test.db");
+        let pool = SqlitePool::new("default", Some(path.clone()));
+        crate::host::sqlite::run_startup_sql(
+            &pool,
+            &["PRAGMA journal_mode = WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER)".to_owned()],
+        )
+        .unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let mut checkpointer =
+            Checkpointer::every(Duration::from_millis(50), vec![Target { path: path.clone(), gate: pool.gate() }]);
+
+        let commits = 6 * REWIND_FRAMES;
+        write_continuously(&pool, &runtime, commits);
+        let pages = wal_pages(&path);
+        checkpointer.stop();
+
+        // Without rewinds the log would hold a page per commit.
+        assert!(pages < 2 * REWIND_FRAMES as u64, "the log holds {pages} pages after {commits} commits");
     }
 }

@@ -44,6 +44,11 @@ impl SqlitePool {
         })
     }
 
+    /// The gate writers queue at (the checkpointer takes it too).
+    pub fn gate(&self) -> Arc<Semaphore> {
+        Arc::clone(&self.gate)
+    }
+
     pub fn label(&self) -> &str {
         &self.label
     }
@@ -111,7 +116,7 @@ impl Connection {
 
     /// Runs one statement, behind the write gate if it writes. SQLite answers in microseconds,
     /// so the statement runs right here; only waiting for the gate is asynchronous.
-    async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
+    pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
         if self.writing.is_none() && self.writes(&sql)? {
             let gate = Arc::clone(&self.pool.gate);
             let permit = match gate.clone().try_acquire_owned() {
