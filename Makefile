@@ -43,15 +43,18 @@ build-release:
 	$(CARGO) build --locked --release -p runner
 	./target/release/glossa build
 
-## bench: requests per second and latency under load: the runner (bench/runner.sh) and text
-## translation (bench/translate.sh).
+## bench: requests per second and latency under load: the runner (bench/runner.sh), text
+## translation (bench/translate.sh) and the usage analytics over a million usage rows
+## (bench/analytics.sh).
 bench: setup setup-bench build-release
 	./target/release/glossa build -f tests/fixtures/spin.toml
 	bench/runner.sh
 	bench/translate.sh
+	bench/analytics.sh
 
 setup-bench:
-	@command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk; }
+	@command -v wrk >/dev/null && command -v sqlite3 >/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk sqlite3; }
 
 clean:
 	$(CARGO) clean

@@ -10,6 +10,7 @@ Prints "openapi: N answers checked, M operations covered" and exits 0, or explai
 """
 
 import sys
+from datetime import date
 import tomllib
 from pathlib import Path
 
@@ -54,6 +55,9 @@ def main():
     uuid = "def3a26b-3e84-45b3-84ae-0c0aaf3525f7"
     created = requests.post(f"{base}/v2/admin/developer-keys", headers=admin, json={"label": "openapi"}, timeout=60)
     key_id = created.json().get("key_id", "missing")
+    created = requests.post(f"{base}/v2/admin/admin-keys", headers=admin, json={"label": "openapi"}, timeout=60)
+    admin_key_id = created.json().get("key_id", "missing")
+    this_year = {"start_date": f"{date.today().year}-01-01", "end_date": f"{date.today().year}-12-31"}
 
     calls = [
         ("POST", "/v2/translate", developer, {"json": {**translate, "show_billed_characters": True, "model_type": "quality_optimized", "tag_handling": "xml"}}, 200),
@@ -85,6 +89,31 @@ def main():
         ("PUT", "/v2/admin/developer-keys/limits", admin, {"json": {"key_id": key_id, "characters": 1000, "speech_to_text_milliseconds": None}}, 200),
         ("PUT", "/v2/admin/developer-keys/limits", admin, {"json": {"key_id": "nope", "characters": 1}}, 404),
         ("PUT", "/v2/admin/developer-keys/deactivate", admin, {"json": {"key_id": key_id}}, 200),
+        ("GET", "/v2/admin/admin-keys", admin, {}, 200),
+        ("POST", "/v2/admin/admin-keys", admin, {"json": {"label": "second"}}, 200),
+        ("POST", "/v2/admin/admin-keys", developer, {"json": {}}, 403),
+        ("PUT", "/v2/admin/admin-keys/label", admin, {"json": {"key_id": admin_key_id, "label": "renamed"}}, 200),
+        ("PUT", "/v2/admin/admin-keys/label", admin, {"data": {"key_id": admin_key_id}}, 400),
+        ("PUT", "/v2/admin/admin-keys/deactivate", admin, {"json": {"key_id": admin_key_id}}, 200),
+        ("PUT", "/v2/admin/admin-keys/deactivate", admin, {"json": {"key_id": "nope"}}, 404),
+        ("GET", "/v2/admin/cost-control", admin, {}, 200),
+        ("PUT", "/v2/admin/cost-control", admin, {"json": {"characters": 1000000}}, 200),
+        ("PUT", "/v2/admin/cost-control", admin, {"json": {"characters": None}}, 200),
+        ("PUT", "/v2/admin/cost-control", admin, {"json": {}}, 400),
+        ("GET", "/v2/admin/cost-control", developer, {}, 403),
+        ("GET", "/v2/admin/audit-log", admin, {"params": this_year}, 200),
+        ("GET", "/v2/admin/audit-log", admin, {"params": {"start_date": this_year["start_date"]}}, 400),
+        ("GET", "/v2/admin/audit-log", developer, {"params": this_year}, 403),
+        ("POST", "/v2/translate", developer, {"json": translate, "headers": {"X-Service-Reporting-Tag": "openapi"}}, 200),
+        ("GET", "/v2/admin/analytics", admin, {"params": this_year}, 200),
+        ("GET", "/v2/admin/analytics", admin, {"params": {**this_year, "group_by": "key"}}, 200),
+        ("GET", "/v2/admin/analytics", admin, {"params": {**this_year, "group_by": "key_and_day"}}, 200),
+        ("GET", "/v2/admin/analytics", admin, {"params": {**this_year, "group_by": "week"}}, 400),
+        ("GET", "/v2/admin/analytics", developer, {"params": this_year}, 403),
+        ("GET", "/v2/admin/analytics/custom-tags", admin, {"params": this_year}, 200),
+        ("GET", "/v2/admin/analytics/custom-tags", admin, {"params": {**this_year, "aggregate_by": "day"}}, 200),
+        ("GET", "/v2/admin/analytics/custom-tags", admin, {"params": {**this_year, "page": "-1"}}, 400),
+        ("GET", "/v2/admin/analytics/custom-tags", developer, {"params": this_year}, 403),
         ("GET", "/health", {}, {}, 200),
         ("HEAD", "/health", {}, {}, 200),
     ]

@@ -117,6 +117,7 @@ impl Options {
             .env("SPIN_VARIABLE_ENGINE", "deterministic")
             .env("SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY", BOOTSTRAP_ADMIN_KEY)
             .env("SPIN_VARIABLE_LEGACY_AUTH_BROWNOUT", "never")
+            .env("SPIN_VARIABLE_TEST_CLOCK", "on")
     }
 
     /// The runner's probe application.

@@ -1,21 +1,34 @@
 //! Component `admin`: the admin API, for admin keys (`…:adm`) only.
 //!
-//! * `POST /v2/admin/developer-keys` (optional `label`): a new developer key, its secret shown
-//!   this once in `key`.
-//! * `GET /v2/admin/developer-keys`: every developer key of the subscription, active and
-//!   deactivated.
-//! * `PUT /v2/admin/developer-keys/deactivate` (`key_id`): deactivates the key for good; it stops
-//!   working at once.
-//! * `PUT /v2/admin/developer-keys/label` (`key_id`, `label`): renames it.
+//! Developer keys, under `/v2/admin/developer-keys`, and admin keys, under
+//! `/v2/admin/admin-keys`, share their shapes and rules:
+//!
+//! * `POST …` (optional `label`): a new key, its secret shown this once in `key`; at most
+//!   25 active keys of each kind.
+//! * `GET …`: every key of that kind, active and deactivated, oldest first.
+//! * `PUT …/deactivate` (`key_id`): deactivates the key for good; it stops working at once. The
+//!   last active admin key of a subscription cannot be deactivated.
+//! * `PUT …/label` (`key_id`, `label`): renames it.
 //! * `PUT /v2/admin/developer-keys/limits` (`key_id`, `characters`, `speech_to_text_milliseconds`:
 //!   a number, `0` to block, `null` for no limit; an absent one stays as it is).
 //!
-//! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones.
+//! And for the whole subscription:
+//!
+//! * `GET`/`PUT /v2/admin/cost-control` (`characters`: a number or `null`): Pro subscriptions'
+//!   character limit per billing period; Free subscriptions get 403.
+//! * `GET /v2/admin/audit-log` (`start_date`, `end_date`, `page`): every change made to keys,
+//!   limits and cost control, newest first; Pro only.
+//!
+//! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones. Every
+//! change is written together with its audit entry.
 
-use accounts::{Access, ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, Principal, Services};
+use accounts::{
+    Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Services, Subscription,
+};
 use api::{ApiError, ApiResponse, Params, Request};
 use platform_spin::{Host, incoming, respond};
 use serde::Serialize;
+use serde_json::json;
 use spin_sdk::http_component;
 
 /// The longest key label, in characters.
@@ -26,49 +39,106 @@ fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
     respond(route(&incoming(&request)))
 }
 
-fn route(request: &Request) -> Result<ApiResponse, ApiError> {
-    let path = request.path.trim_end_matches('/');
-    let allowed: &[&str] = match path {
-        "/v2/admin/developer-keys" => &["GET", "POST"],
-        "/v2/admin/developer-keys/deactivate"
-        | "/v2/admin/developer-keys/label"
-        | "/v2/admin/developer-keys/limits" => &["PUT"],
-        _ => return Err(ApiError::not_found("Not found.")),
-    };
-    if !allowed.contains(&request.method.as_str()) {
-        return Err(ApiError::method_not_allowed(allowed));
+/// What a path of this component does.
+#[derive(Clone, Copy)]
+enum Endpoint {
+    /// `GET` lists, `POST` creates.
+    Keys(KeyKind),
+    Deactivate(KeyKind),
+    Label(KeyKind),
+    Limits,
+    CostControl,
+    AuditLog,
+}
+
+impl Endpoint {
+    fn of(path: &str) -> Option<Endpoint> {
+        let (kind, rest) = if let Some(rest) = path.strip_prefix("/v2/admin/developer-keys") {
+            (KeyKind::Developer, rest)
+        } else if let Some(rest) = path.strip_prefix("/v2/admin/admin-keys") {
+            (KeyKind::Admin, rest)
+        } else {
+            return match path {
+                "/v2/admin/cost-control" => Some(Endpoint::CostControl),
+                "/v2/admin/audit-log" => Some(Endpoint::AuditLog),
+                _ => None,
+            };
+        };
+        match (rest, kind) {
+            ("", _) => Some(Endpoint::Keys(kind)),
+            ("/deactivate", _) => Some(Endpoint::Deactivate(kind)),
+            ("/label", _) => Some(Endpoint::Label(kind)),
+            ("/limits", KeyKind::Developer) => Some(Endpoint::Limits),
+            _ => None,
+        }
     }
-    let host = Host::new();
+
+    fn methods(self) -> &'static [&'static str] {
+        match self {
+            Endpoint::Keys(_) => &["GET", "POST"],
+            Endpoint::CostControl => &["GET", "PUT"],
+            Endpoint::AuditLog => &["GET"],
+            Endpoint::Deactivate(_) | Endpoint::Label(_) | Endpoint::Limits => &["PUT"],
+        }
+    }
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    let endpoint = Endpoint::of(request.path.trim_end_matches('/')).ok_or_else(|| ApiError::not_found("Not found."))?;
+    if !endpoint.methods().contains(&request.method.as_str()) {
+        return Err(ApiError::method_not_allowed(endpoint.methods()));
+    }
+    let host = Host::for_request(request)?;
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
     let (admin, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Admin)?;
-    match (request.method.as_str(), path) {
-        ("POST", _) => create_developer_key(&services, &admin, &params),
-        ("GET", _) => list_developer_keys(&services, &admin),
-        (_, "/v2/admin/developer-keys/deactivate") => {
-            let key_id = key_id(&params)?;
-            let key = accounts::deactivate_key(&services, developer_key(&admin, &key_id))?;
-            developer_key_answer(key, &key_id)
+    let actor = Actor::AdminKey(&admin.key.id);
+    let post = request.method == "POST";
+    let put = request.method == "PUT";
+    match endpoint {
+        Endpoint::Keys(kind) if post => {
+            let created =
+                accounts::create_key(&services, &admin.subscription, kind, label(&params)?.as_deref(), actor)?;
+            Ok(ApiResponse::json(200, &KeyObject::from_key(&created.key, Some(created.secret))))
         }
-        (_, "/v2/admin/developer-keys/label") => {
+        Endpoint::Keys(kind) => {
+            let keys = accounts::list_keys(services.db, &admin.subscription.id, kind)?;
+            let objects: Vec<KeyObject> = keys.iter().map(|key| KeyObject::from_key(key, None)).collect();
+            Ok(ApiResponse::json(200, &objects))
+        }
+        Endpoint::Deactivate(kind) => {
+            let key_id = key_id(&params)?;
+            key_answer(accounts::deactivate_key(&services, key_ref(&admin, &key_id, kind), actor)?, kind, &key_id)
+        }
+        Endpoint::Label(kind) => {
             let key_id = key_id(&params)?;
             let label = label(&params)?.ok_or_else(|| api::params::missing("label"))?;
-            let key = accounts::relabel_key(services.db, developer_key(&admin, &key_id), &label)?;
-            developer_key_answer(key, &key_id)
+            key_answer(accounts::relabel_key(&services, key_ref(&admin, &key_id, kind), &label, actor)?, kind, &key_id)
         }
-        _ => {
+        Endpoint::Limits => {
             let key_id = key_id(&params)?;
             let change = LimitChange {
                 characters: params.nullable_count("characters")?,
                 speech_ms: params.nullable_count("speech_to_text_milliseconds")?,
             };
-            let key = accounts::set_key_limits(services.db, developer_key(&admin, &key_id), change)?;
-            developer_key_answer(key, &key_id)
+            let kind = KeyKind::Developer;
+            key_answer(
+                accounts::set_key_limits(&services, key_ref(&admin, &key_id, kind), change, actor)?,
+                kind,
+                &key_id,
+            )
         }
+        Endpoint::CostControl if put => {
+            let characters = params.nullable_count("characters")?.ok_or_else(|| api::params::missing("characters"))?;
+            let subscription = accounts::set_cost_control(&services, &admin.subscription.id, characters, actor)?;
+            cost_control(&subscription)
+        }
+        Endpoint::CostControl => cost_control(&admin.subscription),
+        Endpoint::AuditLog => audit_log(&services, &admin, &params),
     }
 }
 
-fn developer_key<'a>(admin: &'a Principal, key_id: &'a str) -> KeyRef<'a> {
-    KeyRef { subscription_id: &admin.subscription.id, key_id, kind: KeyKind::Developer }
+fn key_ref<'a>(admin: &'a Principal, key_id: &'a str, kind: KeyKind) -> KeyRef<'a> {
+    KeyRef { subscription_id: &admin.subscription.id, key_id, kind }
 }
 
 /// The required `key_id`.
@@ -77,12 +147,52 @@ fn key_id(params: &Params) -> Result<String, ApiError> {
     Ok(key_id.trim().to_owned())
 }
 
-/// The key, or 404 when the caller's subscription has no developer key of that id.
-fn developer_key_answer(key: Option<ApiKey>, key_id: &str) -> Result<ApiResponse, ApiError> {
+/// The key, or 404 when the caller's subscription has no key of that kind and id.
+fn key_answer(key: Option<ApiKey>, kind: KeyKind, key_id: &str) -> Result<ApiResponse, ApiError> {
     match key {
         Some(key) => Ok(ApiResponse::json(200, &KeyObject::from_key(&key, None))),
-        None => Err(ApiError::not_found(format!("Developer key {key_id} not found."))),
+        None => {
+            let noun = match kind {
+                KeyKind::Developer => "Developer key",
+                KeyKind::Admin => "Admin key",
+            };
+            Err(ApiError::not_found(format!("{noun} {key_id} not found.")))
+        }
     }
+}
+
+/// One page of the audit log; Free subscriptions have none to read.
+fn audit_log(services: &Services<'_>, admin: &Principal, params: &Params) -> Result<ApiResponse, ApiError> {
+    if admin.subscription.plan != Plan::Pro {
+        return Err(ApiError::new(403, "Audit logs are a Pro feature."));
+    }
+    let range = DateRange::from_params(params)?;
+    let page = match params.integer("page")? {
+        None => 0,
+        Some(page) if page >= 0 => page,
+        Some(_) => {
+            return Err(ApiError::bad_request("Value for 'page' not supported: it must be a non-negative integer."));
+        }
+    };
+    let found =
+        accounts::audit_entries(services.db, &admin.subscription.id, range.first_day(), range.last_day(), page)?;
+    Ok(ApiResponse::json(
+        200,
+        &json!({"audit_log": {
+            "start_date": range.start_text(),
+            "end_date": range.end_text(),
+            "next_page": found.next_page,
+            "entries": found.entries,
+        }}),
+    ))
+}
+
+/// The subscription's cost control; Free subscriptions have none to show or change.
+fn cost_control(subscription: &Subscription) -> Result<ApiResponse, ApiError> {
+    if subscription.plan != Plan::Pro {
+        return Err(accounts::CostControlError::FreePlan.into());
+    }
+    Ok(ApiResponse::json(200, &json!({"characters": subscription.character_limit})))
 }
 
 /// The API's key object.
@@ -120,24 +230,6 @@ impl KeyObject {
             key: secret,
         }
     }
-}
-
-fn create_developer_key(services: &Services<'_>, admin: &Principal, params: &Params) -> Result<ApiResponse, ApiError> {
-    let label = label(params)?;
-    let existing = accounts::list_keys(services.db, &admin.subscription.id, KeyKind::Developer)?;
-    if existing.iter().filter(|key| key.is_active()).count() >= MAX_ACTIVE_DEVELOPER_KEYS {
-        return Err(ApiError::bad_request(format!(
-            "A subscription may have at most {MAX_ACTIVE_DEVELOPER_KEYS} active developer keys; deactivate one first."
-        )));
-    }
-    let created = accounts::create_key(services, &admin.subscription, KeyKind::Developer, label.as_deref())?;
-    Ok(ApiResponse::json(200, &KeyObject::from_key(&created.key, Some(created.secret))))
-}
-
-fn list_developer_keys(services: &Services<'_>, admin: &Principal) -> Result<ApiResponse, ApiError> {
-    let keys = accounts::list_keys(services.db, &admin.subscription.id, KeyKind::Developer)?;
-    let objects: Vec<KeyObject> = keys.iter().map(|key| KeyObject::from_key(key, None)).collect();
-    Ok(ApiResponse::json(200, &objects))
 }
 
 /// The optional `label`: text of 1 to 256 characters without control characters.

@@ -53,7 +53,7 @@ struct Answer<'a> {
 }
 
 fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
-    let host = Host::new();
+    let host = Host::for_request(request)?;
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
     let (principal, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Developer)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;

@@ -16,7 +16,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     if !matches!(request.method.as_str(), "GET" | "POST") {
         return Err(ApiError::method_not_allowed(&["GET", "POST"]));
     }
-    let host = Host::new();
+    let host = Host::for_request(request)?;
     let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
     let (principal, _) = accounts::authenticate_request(&services, &host.vars, request, Access::Any)?;
     let report = accounts::usage_report(&services, &principal)?;

@@ -14,8 +14,9 @@ use subtle::ConstantTimeEq;
 use time::OffsetDateTime;
 
 use crate::Services;
+use crate::audit::Actor;
 use crate::error::StoreError;
-use crate::keys::{ApiKey, KEY_COLUMNS, KeyKind, create_key_with_secret, secret_digest};
+use crate::keys::{ApiKey, KEY_COLUMNS, KeyKind, insert_key, secret_digest};
 use crate::period::now;
 use crate::subscriptions::{Plan, Subscription, any_subscription_exists, create_subscription, from_row};
 
@@ -254,7 +255,7 @@ fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -
             return Ok(false);
         }
         let subscription = create_subscription(&services, bootstrap.plan)?;
-        create_key_with_secret(&services, &subscription, KeyKind::Admin, None, bootstrap.secret.clone())?;
+        insert_key(&services, &subscription, KeyKind::Admin, None, bootstrap.secret.clone(), Actor::Operator)?;
         Ok::<_, StoreError>(true)
     })?;
     if !created {
@@ -283,7 +284,7 @@ mod tests {
         let fixture = new_fixture();
         let services = fixture.services();
         let subscription = create_subscription(&services, Plan::Pro).unwrap();
-        let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap();
+        let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
         let header = header(&key.secret);
         let credentials = Credentials { authorization: Some(&header), legacy_key: None };
         let principal = authenticate(&services, credentials, Access::Developer, &AuthSettings::default()).unwrap();
@@ -310,7 +311,7 @@ mod tests {
         assert!(matches!(check(Some("Service-Auth-Key nope")), Err(AuthError::Unknown)));
 
         let subscription = create_subscription(&services, Plan::Pro).unwrap();
-        let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap();
+        let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
         fixture.db.execute("UPDATE api_keys SET deactivated_at = '2027-01-01T00:00:00Z'", &[]).unwrap();
         assert!(matches!(check(Some(&header(&key.secret))), Err(AuthError::Deactivated)));
     }
@@ -320,7 +321,7 @@ mod tests {
         let fixture = new_fixture();
         let services = fixture.services();
         let subscription = create_subscription(&services, Plan::Free).unwrap();
-        let key = create_key(&services, &subscription, KeyKind::Developer, None).unwrap();
+        let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
         let lower = format!("service-auth-key {}", key.secret);
         let credentials = Credentials { authorization: Some(&lower), legacy_key: Some("ignored") };
         assert!(authenticate(&services, credentials, Access::Developer, &AuthSettings::default()).is_ok());
@@ -333,8 +334,8 @@ mod tests {
         let settings = AuthSettings::default();
         let free = create_subscription(&services, Plan::Free).unwrap();
         let pro = create_subscription(&services, Plan::Pro).unwrap();
-        let free_key = create_key(&services, &free, KeyKind::Developer, None).unwrap();
-        let pro_key = create_key(&services, &pro, KeyKind::Developer, None).unwrap();
+        let free_key = create_key(&services, &free, KeyKind::Developer, None, Actor::Operator).unwrap();
+        let pro_key = create_key(&services, &pro, KeyKind::Developer, None, Actor::Operator).unwrap();
         fn legacy(secret: &str) -> Credentials<'_> {
             Credentials { authorization: None, legacy_key: Some(secret) }
         }

@@ -5,8 +5,11 @@ use api::{ApiError, Params, Request};
 use platform::Variables;
 
 use crate::Services;
+use crate::audit::PageError;
 use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, Principal, authenticate};
 use crate::error::StoreError;
+use crate::keys::KeyError;
+use crate::subscriptions::CostControlError;
 use crate::subscriptions::Plan;
 use crate::tags::TagError;
 use crate::usage::ChargeError;
@@ -103,6 +106,35 @@ impl From<ChargeError> for ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         ApiError::internal(&error)
+    }
+}
+
+impl From<KeyError> for ApiError {
+    fn from(error: KeyError) -> ApiError {
+        match error {
+            KeyError::Store(error) => ApiError::internal(&error),
+            refused => ApiError::bad_request(refused.to_string()),
+        }
+    }
+}
+
+impl From<CostControlError> for ApiError {
+    fn from(error: CostControlError) -> ApiError {
+        match error {
+            CostControlError::Store(error) => ApiError::internal(&error),
+            free @ CostControlError::FreePlan => ApiError::new(403, free.to_string()),
+            // The caller's own subscription, gone between authentication and now.
+            unknown @ CostControlError::Unknown => ApiError::internal(&unknown),
+        }
+    }
+}
+
+impl From<PageError> for ApiError {
+    fn from(error: PageError) -> ApiError {
+        match error {
+            PageError::Store(error) => ApiError::internal(&error),
+            refused => ApiError::bad_request(refused.to_string()),
+        }
     }
 }
 

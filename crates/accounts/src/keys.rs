@@ -5,17 +5,20 @@
 //! suffix saying what they are, as clients expect: `:adm` for admin keys, `:fx` for developer
 //! keys of Free subscriptions, none for developer keys of Pro subscriptions.
 
-use platform::{Database, Random, Value};
+use platform::db::{RetryPolicy, TransactionError, transaction};
+use platform::{Database, DbError, Random, Value};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use crate::Services;
+use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
 use crate::period::{now, parse_stored, rfc3339};
 use crate::subscriptions::{Plan, Subscription};
 
-/// How many developer keys a subscription may have active at once.
-pub const MAX_ACTIVE_DEVELOPER_KEYS: usize = 25;
+/// How many keys of each kind a subscription may have active at once.
+pub const MAX_ACTIVE_KEYS: usize = 25;
 
 /// What a key may be used for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +34,14 @@ impl KeyKind {
         match self {
             KeyKind::Admin => "admin",
             KeyKind::Developer => "developer",
+        }
+    }
+
+    /// How the API's messages name keys of this kind.
+    pub fn noun(self) -> &'static str {
+        match self {
+            KeyKind::Admin => "admin key",
+            KeyKind::Developer => "developer key",
         }
     }
 
@@ -103,24 +114,62 @@ fn new_secret(random: &dyn Random, kind: KeyKind, plan: Plan) -> String {
 pub(crate) const KEY_COLUMNS: &str =
     "id, subscription_id, kind, label, created_at, deactivated_at, character_limit, speech_limit_ms";
 
-/// Creates a key for `subscription` with a fresh secret.
+/// Why a key cannot be created or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("A subscription may have at most {MAX_ACTIVE_KEYS} active {}s; deactivate one first.", .0.noun())]
+    TooManyActive(KeyKind),
+    #[error("This is the subscription's last active admin key; create another admin key before deactivating this one.")]
+    LastActiveAdminKey,
+}
+
+impl From<DbError> for KeyError {
+    fn from(error: DbError) -> KeyError {
+        KeyError::Store(error.into())
+    }
+}
+
+impl TransactionError for KeyError {
+    fn is_busy(&self) -> bool {
+        matches!(self, KeyError::Store(StoreError::Db(DbError::Busy(_))))
+    }
+}
+
+/// Creates a key for `subscription` with a fresh secret, unless the subscription already has
+/// [`MAX_ACTIVE_KEYS`] active keys of that kind; the audit log records who did it.
 pub fn create_key(
     services: &Services<'_>,
     subscription: &Subscription,
     kind: KeyKind,
     label: Option<&str>,
-) -> Result<NewKey, StoreError> {
+    actor: Actor<'_>,
+) -> Result<NewKey, KeyError> {
     let secret = new_secret(services.random, kind, subscription.plan);
-    create_key_with_secret(services, subscription, kind, label, secret)
+    transaction(services.db, RetryPolicy::default(), |db| {
+        let active = db.execute(
+            "SELECT COUNT(*) FROM api_keys WHERE subscription_id = ? AND kind = ? AND deactivated_at IS NULL",
+            &[Value::from(subscription.id.as_str()), Value::from(kind.as_str())],
+        )?;
+        let active: i64 = active.first().map(|row| row.get(0)).transpose()?.unwrap_or(0);
+        if active >= MAX_ACTIVE_KEYS as i64 {
+            return Err(KeyError::TooManyActive(kind));
+        }
+        let services = Services { db, clock: services.clock, random: services.random };
+        Ok(insert_key(&services, subscription, kind, label, secret.clone(), actor)?)
+    })
 }
 
-/// Creates a key whose secret the caller chose (the bootstrap admin key).
-pub fn create_key_with_secret(
+/// Writes a new key with the secret the caller chose, and its audit entry; the caller holds
+/// the transaction.
+pub(crate) fn insert_key(
     services: &Services<'_>,
     subscription: &Subscription,
     kind: KeyKind,
     label: Option<&str>,
     secret: String,
+    actor: Actor<'_>,
 ) -> Result<NewKey, StoreError> {
     let key = ApiKey {
         id: format!("{}:{}", new_uuid(services.random), new_uuid(services.random)),
@@ -142,6 +191,18 @@ pub fn create_key_with_secret(
             Value::from(rfc3339(key.created_at)),
             Value::Blob(secret_digest(&secret).to_vec()),
         ],
+    )?;
+    audit::record(
+        services.db,
+        Change {
+            subscription_id: &subscription.id,
+            at: key.created_at,
+            actor,
+            action: Action::CreateKey,
+            target: Target::Key { kind, id: &key.id },
+            old: None,
+            new: Some(json!({"label": key.label})),
+        },
     )?;
     Ok(NewKey { key, secret })
 }
@@ -185,53 +246,122 @@ impl KeyRef<'_> {
     }
 }
 
-/// Deactivates a key, for good. Answers the key as it is now, or `None` when the subscription
-/// has no such key. Deactivating a deactivated key changes nothing.
-pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>) -> Result<Option<ApiKey>, StoreError> {
-    services.db.execute(
-        "UPDATE api_keys SET deactivated_at = ?
-          WHERE subscription_id = ? AND id = ? AND kind = ? AND deactivated_at IS NULL",
-        &[
-            Value::from(rfc3339(now(services.clock))),
-            Value::from(key.subscription_id),
-            Value::from(key.key_id),
-            Value::from(key.kind.as_str()),
-        ],
-    )?;
-    key.find(services.db)
+/// Runs `change` on the key inside a transaction; `None` when the subscription has no such key.
+/// `change` answers the key as it is afterwards and what changed (`None`: nothing), which goes
+/// into the audit log.
+fn change_key(
+    services: &Services<'_>,
+    key: &KeyRef<'_>,
+    actor: Actor<'_>,
+    action: Action,
+    change: impl Fn(&dyn Database, ApiKey) -> Result<(ApiKey, Option<Changed>), KeyError>,
+) -> Result<Option<ApiKey>, KeyError> {
+    transaction(services.db, RetryPolicy::default(), |db| {
+        let Some(current) = key.find(db)? else { return Ok(None) };
+        let (updated, changed) = change(db, current)?;
+        if let Some(Changed { old, new }) = changed {
+            let entry = Change {
+                subscription_id: key.subscription_id,
+                at: now(services.clock),
+                actor,
+                action,
+                target: Target::Key { kind: key.kind, id: key.key_id },
+                old: Some(old),
+                new: Some(new),
+            };
+            audit::record(db, entry)?;
+        }
+        Ok(Some(updated))
+    })
+}
+
+/// The values a change replaced, and their replacements.
+struct Changed {
+    old: serde_json::Value,
+    new: serde_json::Value,
+}
+
+/// Deactivates a key, for good: it stops working at once. Answers the key as it is now, or
+/// `None` when the subscription has no such key. Deactivating a deactivated key changes nothing.
+/// A subscription's last active admin key cannot be deactivated.
+pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>, actor: Actor<'_>) -> Result<Option<ApiKey>, KeyError> {
+    let moment = now(services.clock);
+    change_key(services, &key, actor, Action::DeactivateKey, |db, current| {
+        if !current.is_active() {
+            return Ok((current, None));
+        }
+        if current.kind == KeyKind::Admin {
+            let others = db.execute(
+                "SELECT COUNT(*) FROM api_keys
+                  WHERE subscription_id = ? AND kind = 'admin' AND deactivated_at IS NULL AND id <> ?",
+                &[Value::from(key.subscription_id), Value::from(key.key_id)],
+            )?;
+            if others.first().map(|row| row.get::<i64>(0)).transpose()?.unwrap_or(0) == 0 {
+                return Err(KeyError::LastActiveAdminKey);
+            }
+        }
+        db.execute(
+            "UPDATE api_keys SET deactivated_at = ? WHERE subscription_id = ? AND id = ?",
+            &[Value::from(rfc3339(moment)), Value::from(key.subscription_id), Value::from(key.key_id)],
+        )?;
+        let changed = Changed {
+            old: json!({"is_deactivated": false}),
+            new: json!({"is_deactivated": true, "deactivated_time": rfc3339(moment)}),
+        };
+        Ok((ApiKey { deactivated_at: Some(parse_stored(&rfc3339(moment))?), ..current }, Some(changed)))
+    })
 }
 
 /// Renames a key; `None` when the subscription has no such key.
-pub fn relabel_key(db: &dyn Database, key: KeyRef<'_>, label: &str) -> Result<Option<ApiKey>, StoreError> {
-    db.execute(
-        "UPDATE api_keys SET label = ? WHERE subscription_id = ? AND id = ? AND kind = ?",
-        &[
-            Value::from(label),
-            Value::from(key.subscription_id),
-            Value::from(key.key_id),
-            Value::from(key.kind.as_str()),
-        ],
-    )?;
-    key.find(db)
+pub fn relabel_key(
+    services: &Services<'_>,
+    key: KeyRef<'_>,
+    label: &str,
+    actor: Actor<'_>,
+) -> Result<Option<ApiKey>, KeyError> {
+    change_key(services, &key, actor, Action::RelabelKey, |db, current| {
+        if current.label == label {
+            return Ok((current, None));
+        }
+        db.execute(
+            "UPDATE api_keys SET label = ? WHERE subscription_id = ? AND id = ?",
+            &[Value::from(label), Value::from(key.subscription_id), Value::from(key.key_id)],
+        )?;
+        let changed = Changed { old: json!({"label": current.label}), new: json!({"label": label}) };
+        Ok((ApiKey { label: label.to_owned(), ..current }, Some(changed)))
+    })
 }
 
 /// Changes a key's limits; `None` when the subscription has no such key. The next charge of the
 /// key reads the new limits.
-pub fn set_key_limits(db: &dyn Database, key: KeyRef<'_>, change: LimitChange) -> Result<Option<ApiKey>, StoreError> {
-    let Some(current) = key.find(db)? else { return Ok(None) };
-    let characters = change.characters.unwrap_or(current.character_limit);
-    let speech_ms = change.speech_ms.unwrap_or(current.speech_limit_ms);
-    db.execute(
-        "UPDATE api_keys SET character_limit = ?, speech_limit_ms = ? WHERE subscription_id = ? AND id = ? AND kind = ?",
-        &[
-            Value::from(characters),
-            Value::from(speech_ms),
-            Value::from(key.subscription_id),
-            Value::from(key.key_id),
-            Value::from(key.kind.as_str()),
-        ],
-    )?;
-    Ok(Some(ApiKey { character_limit: characters, speech_limit_ms: speech_ms, ..current }))
+pub fn set_key_limits(
+    services: &Services<'_>,
+    key: KeyRef<'_>,
+    change: LimitChange,
+    actor: Actor<'_>,
+) -> Result<Option<ApiKey>, KeyError> {
+    change_key(services, &key, actor, Action::ChangeKeyLimits, |db, current| {
+        let characters = change.characters.unwrap_or(current.character_limit);
+        let speech_ms = change.speech_ms.unwrap_or(current.speech_limit_ms);
+        if (characters, speech_ms) == (current.character_limit, current.speech_limit_ms) {
+            return Ok((current, None));
+        }
+        db.execute(
+            "UPDATE api_keys SET character_limit = ?, speech_limit_ms = ? WHERE subscription_id = ? AND id = ?",
+            &[
+                Value::from(characters),
+                Value::from(speech_ms),
+                Value::from(key.subscription_id),
+                Value::from(key.key_id),
+            ],
+        )?;
+        let limits = |characters: Option<i64>, speech: Option<i64>| json!({"characters": characters, "speech_to_text_milliseconds": speech});
+        let changed = Changed {
+            old: limits(current.character_limit, current.speech_limit_ms),
+            new: limits(characters, speech_ms),
+        };
+        Ok((ApiKey { character_limit: characters, speech_limit_ms: speech_ms, ..current }, Some(changed)))
+    })
 }
 
 /// Reads the key columns (in [`KEY_COLUMNS`] order) starting at `offset` of a row.
@@ -252,10 +382,12 @@ pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<ApiKey, Sto
 #[cfg(test)]
 mod tests {
     use platform::{Clock, FixedClock, OsRandom};
+    use time::macros::date;
 
     use super::*;
+    use crate::audit::entries;
     use crate::subscriptions::create_subscription;
-    use crate::test_support::database;
+    use crate::test_support::{Fixture, database};
 
     #[test]
     fn secrets_say_what_they_are_and_are_stored_only_as_digests() {
@@ -265,9 +397,9 @@ mod tests {
         let free = create_subscription(&services, Plan::Free).unwrap();
         let pro = create_subscription(&services, Plan::Pro).unwrap();
 
-        let admin = create_key(&services, &pro, KeyKind::Admin, None).unwrap();
-        let free_developer = create_key(&services, &free, KeyKind::Developer, Some("CI")).unwrap();
-        let pro_developer = create_key(&services, &pro, KeyKind::Developer, None).unwrap();
+        let admin = create_key(&services, &pro, KeyKind::Admin, None, Actor::Operator).unwrap();
+        let free_developer = create_key(&services, &free, KeyKind::Developer, Some("CI"), Actor::Operator).unwrap();
+        let pro_developer = create_key(&services, &pro, KeyKind::Developer, None, Actor::Operator).unwrap();
         assert!(admin.secret.ends_with(":adm"));
         assert!(free_developer.secret.ends_with(":fx"));
         assert_eq!(pro_developer.secret.len(), 36);
@@ -279,59 +411,137 @@ mod tests {
         let stored =
             db.execute("SELECT secret_hash FROM api_keys WHERE id = ?", &[admin.key.id.as_str().into()]).unwrap();
         assert_eq!(stored.rows[0].get::<Vec<u8>>(0).unwrap(), secret_digest(&admin.secret).to_vec());
-        let everything = db.execute("SELECT * FROM api_keys", &[]).unwrap();
-        assert!(!format!("{everything:?}").contains(&admin.secret[..8]));
+        for table in ["api_keys", "audit_log"] {
+            let everything = db.execute(&format!("SELECT * FROM {table}"), &[]).unwrap();
+            assert!(!format!("{everything:?}").contains(&admin.secret[..8]), "{table} holds no secret");
+        }
     }
 
     #[test]
     fn keys_are_deactivated_relabelled_and_limited_within_their_subscription() {
-        let db = database();
-        let clock = FixedClock::at_unix(1_800_000_000);
-        let services = Services { db: &db, clock: &clock, random: &OsRandom };
+        let fixture = Fixture::at(1_800_000_000);
+        let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let theirs = create_subscription(&services, Plan::Pro).unwrap();
-        let key = create_key(&services, &mine, KeyKind::Developer, None).unwrap().key;
+        let key = create_key(&services, &mine, KeyKind::Developer, None, Actor::Operator).unwrap().key;
+        let admin = Actor::AdminKey("admin-key-id");
 
         let reference = || KeyRef { subscription_id: &mine.id, key_id: &key.id, kind: KeyKind::Developer };
-        let limited = set_key_limits(&db, reference(), LimitChange { characters: Some(Some(10)), speech_ms: None })
-            .unwrap()
-            .unwrap();
+        let limits = |characters, speech_ms| LimitChange { characters, speech_ms };
+        let limited = set_key_limits(&services, reference(), limits(Some(Some(10)), None), admin).unwrap().unwrap();
         assert_eq!((limited.character_limit, limited.speech_limit_ms), (Some(10), None));
         let cleared =
-            set_key_limits(&db, reference(), LimitChange { characters: Some(None), speech_ms: Some(Some(0)) })
-                .unwrap()
-                .unwrap();
+            set_key_limits(&services, reference(), limits(Some(None), Some(Some(0))), admin).unwrap().unwrap();
         assert_eq!((cleared.character_limit, cleared.speech_limit_ms), (None, Some(0)));
-        assert_eq!(relabel_key(&db, reference(), "renamed").unwrap().unwrap().label, "renamed");
+        assert_eq!(find_key(&fixture.db, &mine.id, &key.id).unwrap().unwrap(), cleared);
+        assert_eq!(relabel_key(&services, reference(), "renamed", admin).unwrap().unwrap().label, "renamed");
         let as_admin = KeyRef { kind: KeyKind::Admin, ..reference() };
-        assert_eq!(relabel_key(&db, as_admin, "wrong kind").unwrap(), None);
-        assert_eq!(find_key(&db, &mine.id, &key.id).unwrap().unwrap().label, "renamed", "a wrong kind changes nothing");
+        assert_eq!(relabel_key(&services, as_admin, "wrong kind", admin).unwrap(), None);
+        assert_eq!(
+            find_key(&fixture.db, &mine.id, &key.id).unwrap().unwrap().label,
+            "renamed",
+            "a wrong kind changes nothing"
+        );
 
         let elsewhere = KeyRef { subscription_id: &theirs.id, ..reference() };
-        assert_eq!(deactivate_key(&services, elsewhere).unwrap(), None);
-        let deactivated = deactivate_key(&services, reference()).unwrap().unwrap();
-        assert_eq!(deactivated.deactivated_at, Some(OffsetDateTime::from(clock.now())));
-        clock.advance(std::time::Duration::from_secs(60));
-        let again = deactivate_key(&services, reference()).unwrap().unwrap();
+        assert_eq!(deactivate_key(&services, elsewhere, admin).unwrap(), None);
+        let deactivated = deactivate_key(&services, reference(), admin).unwrap().unwrap();
+        assert_eq!(deactivated.deactivated_at, Some(OffsetDateTime::from(fixture.clock.now())));
+        fixture.clock.advance(std::time::Duration::from_secs(60));
+        let again = deactivate_key(&services, reference(), admin).unwrap().unwrap();
         assert_eq!(again.deactivated_at, deactivated.deactivated_at, "deactivation is once and for all");
     }
 
     #[test]
+    fn every_change_and_only_a_change_is_audited_with_its_actor_and_values() {
+        let fixture = Fixture::at(1_800_000_000); // 2027-01-15
+        let services = fixture.services();
+        let mine = create_subscription(&services, Plan::Pro).unwrap();
+        let key = create_key(&services, &mine, KeyKind::Developer, Some("ci"), Actor::Operator).unwrap().key;
+        let admin = Actor::AdminKey("admin-key-id");
+        let reference = || KeyRef { subscription_id: &mine.id, key_id: &key.id, kind: KeyKind::Developer };
+        relabel_key(&services, reference(), "build", admin).unwrap();
+        relabel_key(&services, reference(), "build", admin).unwrap();
+        let limits = LimitChange { characters: Some(Some(500)), speech_ms: None };
+        set_key_limits(&services, reference(), limits, admin).unwrap();
+        set_key_limits(&services, reference(), limits, admin).unwrap();
+        deactivate_key(&services, reference(), admin).unwrap();
+        deactivate_key(&services, reference(), admin).unwrap();
+
+        let page = entries(&fixture.db, &mine.id, date!(2027 - 01 - 15), date!(2027 - 01 - 15), 0).unwrap();
+        let summary: Vec<_> = page
+            .entries
+            .iter()
+            .map(|entry| (entry.action.as_str(), entry.admin_key_id.as_deref(), entry.target_id == key.id))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("deactivate_key", Some("admin-key-id"), true),
+                ("change_key_limits", Some("admin-key-id"), true),
+                ("relabel_key", Some("admin-key-id"), true),
+                ("create_key", None, true),
+            ]
+        );
+        let limits_entry = &page.entries[1];
+        assert_eq!(limits_entry.old_value, Some(json!({"characters": null, "speech_to_text_milliseconds": null})));
+        assert_eq!(limits_entry.new_value, Some(json!({"characters": 500, "speech_to_text_milliseconds": null})));
+        assert_eq!(page.entries[2].old_value, Some(json!({"label": "ci"})));
+        assert_eq!(page.entries[3].new_value, Some(json!({"label": "ci"})));
+    }
+
+    #[test]
+    fn the_last_active_admin_key_stays_active() {
+        let fixture = Fixture::at(1_800_000_000);
+        let services = fixture.services();
+        let mine = create_subscription(&services, Plan::Pro).unwrap();
+        let first = create_key(&services, &mine, KeyKind::Admin, None, Actor::Operator).unwrap().key;
+        let second = create_key(&services, &mine, KeyKind::Admin, None, Actor::AdminKey(&first.id)).unwrap().key;
+        let first_ref = KeyRef { subscription_id: &mine.id, key_id: &first.id, kind: KeyKind::Admin };
+        let second_ref = KeyRef { key_id: &second.id, ..first_ref };
+
+        let gone = deactivate_key(&services, first_ref, Actor::AdminKey(&first.id)).unwrap().unwrap();
+        assert!(!gone.is_active(), "an admin key may deactivate itself while another stays");
+        let refused = deactivate_key(&services, second_ref, Actor::AdminKey(&second.id));
+        assert!(matches!(refused, Err(KeyError::LastActiveAdminKey)), "{refused:?}");
+        assert!(find_key(&fixture.db, &mine.id, &second.id).unwrap().unwrap().is_active());
+    }
+
+    #[test]
+    fn a_subscription_has_at_most_25_active_keys_of_each_kind() {
+        let fixture = Fixture::at(1_800_000_000);
+        let services = fixture.services();
+        let mine = create_subscription(&services, Plan::Pro).unwrap();
+        let keys: Vec<ApiKey> = (0..MAX_ACTIVE_KEYS)
+            .map(|_| create_key(&services, &mine, KeyKind::Developer, None, Actor::Operator).unwrap().key)
+            .collect();
+        let refused = create_key(&services, &mine, KeyKind::Developer, None, Actor::Operator);
+        assert!(matches!(refused, Err(KeyError::TooManyActive(KeyKind::Developer))), "{refused:?}");
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "A subscription may have at most 25 active developer keys; deactivate one first."
+        );
+        create_key(&services, &mine, KeyKind::Admin, None, Actor::Operator).expect("admin keys count apart");
+        let first = KeyRef { subscription_id: &mine.id, key_id: &keys[0].id, kind: KeyKind::Developer };
+        deactivate_key(&services, first, Actor::Operator).unwrap();
+        create_key(&services, &mine, KeyKind::Developer, None, Actor::Operator).expect("room after a deactivation");
+    }
+
+    #[test]
     fn keys_are_listed_per_subscription_and_kind() {
-        let db = database();
-        let clock = FixedClock::at_unix(1_800_000_000);
-        let services = Services { db: &db, clock: &clock, random: &OsRandom };
+        let fixture = Fixture::at(1_800_000_000);
+        let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let theirs = create_subscription(&services, Plan::Pro).unwrap();
-        let first = create_key(&services, &mine, KeyKind::Developer, Some("first")).unwrap();
-        clock.advance(std::time::Duration::from_secs(1));
-        create_key(&services, &mine, KeyKind::Developer, Some("second")).unwrap();
-        create_key(&services, &mine, KeyKind::Admin, None).unwrap();
-        let other = create_key(&services, &theirs, KeyKind::Developer, None).unwrap();
+        let first = create_key(&services, &mine, KeyKind::Developer, Some("first"), Actor::Operator).unwrap();
+        fixture.clock.advance(std::time::Duration::from_secs(1));
+        create_key(&services, &mine, KeyKind::Developer, Some("second"), Actor::Operator).unwrap();
+        create_key(&services, &mine, KeyKind::Admin, None, Actor::Operator).unwrap();
+        let other = create_key(&services, &theirs, KeyKind::Developer, None, Actor::Operator).unwrap();
 
-        let listed = list_keys(&db, &mine.id, KeyKind::Developer).unwrap();
+        let listed = list_keys(&fixture.db, &mine.id, KeyKind::Developer).unwrap();
         assert_eq!(listed.iter().map(|key| key.label.as_str()).collect::<Vec<_>>(), ["first", "second"]);
-        assert_eq!(find_key(&db, &mine.id, &first.key.id).unwrap(), Some(first.key));
-        assert_eq!(find_key(&db, &mine.id, &other.key.id).unwrap(), None);
+        assert_eq!(find_key(&fixture.db, &mine.id, &first.key.id).unwrap(), Some(first.key));
+        assert_eq!(find_key(&fixture.db, &mine.id, &other.key.id).unwrap(), None);
     }
 }

@@ -5,32 +5,42 @@
 //! digests. Every billable request is charged in one short transaction that re-reads the limits
 //! and the period's totals and refuses the charge (456) if it would pass a limit, so concurrent
 //! requests can never overshoot one. The SQL lives here, against `platform::Database`; the
-//! schema is `sql/0002_accounts.sql`.
+//! schema is `sql/0002_accounts.sql` (and `sql/0004_audit.sql` for the audit log).
 
+mod audit;
 mod auth;
+mod dates;
 mod edge;
 mod error;
 mod keys;
 mod period;
+mod reports;
 mod subscriptions;
 mod tags;
 mod usage;
 
+pub use audit::{AUDIT_PAGE_SIZE, Actor, AuditEntry, AuditPage, PageError, entries as audit_entries};
 pub use auth::{
     Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate,
 };
+pub use dates::{DateRange, MAX_RANGE_DAYS};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
     credentials,
 };
 pub use error::StoreError;
 pub use keys::{
-    ApiKey, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_DEVELOPER_KEYS, NewKey, create_key, create_key_with_secret,
-    deactivate_key, find_key, list_keys, relabel_key, secret_digest, set_key_limits,
+    ApiKey, KeyError, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_KEYS, NewKey, create_key, deactivate_key, find_key,
+    list_keys, relabel_key, secret_digest, set_key_limits,
 };
 pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
+pub use reports::{
+    Aggregation, CUSTOM_TAG_PAGE_SIZE, CustomTagQuery, CustomTagReport, GroupBy, KeyReport, KeyReportQuery,
+    ReportError, custom_tag_report, key_report, masked_key_id,
+};
 pub use subscriptions::{
-    FREE_CHARACTER_LIMIT, Plan, Subscription, any_subscription_exists, create_subscription, find_subscription,
+    CostControlError, FREE_CHARACTER_LIMIT, Plan, Subscription, any_subscription_exists, create_subscription,
+    find_subscription, set_cost_control,
 };
 pub use tags::{ReportingTag, TagError};
 pub use usage::{Charge, ChargeError, ProUsage, Product, ProductUsage, UNLIMITED, UsageReport, charge, usage_report};
@@ -47,12 +57,17 @@ mod test_support {
     use platform::native::SqliteDb;
     use platform::{FixedClock, OsRandom};
 
-    use crate::{KeyKind, Plan, Principal, Services, create_key, create_subscription};
+    use crate::{Actor, KeyKind, Plan, Principal, Services, create_key, create_subscription};
 
     /// A fresh in-memory database with the application's schema.
     pub fn database() -> SqliteDb {
         let db = SqliteDb::open_in_memory().expect("open an in-memory database");
-        db.migrate(&[include_str!("../../../sql/0002_accounts.sql")]).expect("apply the schema");
+        db.migrate(&[
+            include_str!("../../../sql/0002_accounts.sql"),
+            include_str!("../../../sql/0003_usage_reports.sql"),
+            include_str!("../../../sql/0004_audit.sql"),
+        ])
+        .expect("apply the schema");
         db
     }
 
@@ -76,7 +91,9 @@ mod test_support {
         pub fn principal(&self, plan: Plan) -> Principal {
             let services = self.services();
             let subscription = create_subscription(&services, plan).expect("create a subscription");
-            let key = create_key(&services, &subscription, KeyKind::Developer, None).expect("create a key").key;
+            let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator)
+                .expect("create a key")
+                .key;
             Principal { subscription, key }
         }
     }

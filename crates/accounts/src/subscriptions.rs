@@ -1,9 +1,12 @@
 //! Subscriptions: a plan, monthly billing periods and limits.
 
-use platform::{Database, Value};
+use platform::db::{RetryPolicy, TransactionError, transaction};
+use platform::{Database, DbError, Value};
+use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::Services;
+use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
 use crate::period::{now, parse_stored, rfc3339};
 
@@ -103,6 +106,66 @@ pub fn any_subscription_exists(db: &dyn Database) -> Result<bool, StoreError> {
     Ok(row.get::<i64>(0)? != 0)
 }
 
+/// Why a subscription's cost control cannot be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum CostControlError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(
+        "Cost control is a Pro feature; the Free plan's limit is fixed at {FREE_CHARACTER_LIMIT} characters per billing period."
+    )]
+    FreePlan,
+    #[error("the subscription does not exist")]
+    Unknown,
+}
+
+impl From<DbError> for CostControlError {
+    fn from(error: DbError) -> CostControlError {
+        CostControlError::Store(error.into())
+    }
+}
+
+impl TransactionError for CostControlError {
+    fn is_busy(&self) -> bool {
+        matches!(self, CostControlError::Store(StoreError::Db(DbError::Busy(_))))
+    }
+}
+
+/// Sets (`Some`, `0` stopping all use) or clears (`None`) a Pro subscription's cost control: its
+/// character limit per billing period, which every charge reads. The audit log records the
+/// change. Answers the subscription as it is now.
+pub fn set_cost_control(
+    services: &Services<'_>,
+    subscription_id: &str,
+    characters: Option<i64>,
+    actor: Actor<'_>,
+) -> Result<Subscription, CostControlError> {
+    transaction(services.db, RetryPolicy::default(), |db| {
+        let current = find_subscription(db, subscription_id)?.ok_or(CostControlError::Unknown)?;
+        if current.plan != Plan::Pro {
+            return Err(CostControlError::FreePlan);
+        }
+        if current.character_limit == characters {
+            return Ok(current);
+        }
+        db.execute(
+            "UPDATE subscriptions SET character_limit = ? WHERE id = ?",
+            &[Value::from(characters), Value::from(subscription_id)],
+        )?;
+        let change = Change {
+            subscription_id,
+            at: now(services.clock),
+            actor,
+            action: Action::ChangeCostControl,
+            target: Target::Subscription(subscription_id),
+            old: Some(json!({"characters": current.character_limit})),
+            new: Some(json!({"characters": characters})),
+        };
+        audit::record(db, change)?;
+        Ok(Subscription { character_limit: characters, ..current })
+    })
+}
+
 /// Reads the subscription columns starting at `offset` of a row (id, plan, created_at,
 /// billing_anchor, character_limit, speech_limit_ms).
 pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<Subscription, StoreError> {
@@ -138,6 +201,40 @@ mod tests {
         assert!(any_subscription_exists(&db).unwrap());
         assert_eq!(find_subscription(&db, &free.id).unwrap(), Some(free));
         assert_eq!(find_subscription(&db, "nope").unwrap(), None);
+    }
+
+    #[test]
+    fn cost_control_is_set_and_cleared_on_pro_only_and_audited() {
+        let fixture = crate::test_support::Fixture::at(1_800_000_000); // 2027-01-15
+        let services = fixture.services();
+        let pro = create_subscription(&services, Plan::Pro).unwrap();
+        let free = create_subscription(&services, Plan::Free).unwrap();
+        let admin = Actor::AdminKey("admin-key-id");
+
+        assert_eq!(set_cost_control(&services, &pro.id, Some(1000), admin).unwrap().character_limit, Some(1000));
+        assert_eq!(find_subscription(&fixture.db, &pro.id).unwrap().unwrap().character_limit, Some(1000));
+        assert_eq!(set_cost_control(&services, &pro.id, None, admin).unwrap().character_limit, None);
+        set_cost_control(&services, &pro.id, None, admin).unwrap();
+        assert!(matches!(set_cost_control(&services, &free.id, Some(1), admin), Err(CostControlError::FreePlan)));
+        assert!(matches!(set_cost_control(&services, "nope", Some(1), admin), Err(CostControlError::Unknown)));
+        assert_eq!(
+            find_subscription(&fixture.db, &free.id).unwrap().unwrap().character_limit,
+            Some(FREE_CHARACTER_LIMIT)
+        );
+
+        let day = time::macros::date!(2027 - 01 - 15);
+        let log = crate::audit::entries(&fixture.db, &pro.id, day, day, 0).unwrap();
+        let changes: Vec<_> =
+            log.entries.iter().map(|entry| (entry.old_value.clone(), entry.new_value.clone())).collect();
+        assert_eq!(
+            changes,
+            [
+                (Some(json!({"characters": 1000})), Some(json!({"characters": null}))),
+                (Some(json!({"characters": null})), Some(json!({"characters": 1000}))),
+            ],
+            "one entry per change, none for a change to the same value"
+        );
+        assert_eq!(log.entries[0].target_type, "subscription");
     }
 
     #[test]

@@ -314,7 +314,10 @@ mod tests {
         let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         let services = fixture.services();
-        let other_key = create_key(&services, &principal.subscription, KeyKind::Developer, None).unwrap().key;
+        let other_key =
+            create_key(&services, &principal.subscription, KeyKind::Developer, None, crate::Actor::Operator)
+                .unwrap()
+                .key;
         let other = Principal { subscription: principal.subscription.clone(), key: other_key };
         fixture.charge(&principal, Product::Translate, 12).unwrap();
         fixture.charge(&principal, Product::Write, 5).unwrap();

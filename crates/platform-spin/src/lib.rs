@@ -6,13 +6,15 @@
 //! never opens it.
 
 use std::cell::OnceCell;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use platform::{
-    Database, DbError, HttpError, HttpRequest, HttpResponse, KeyValue, KvError, OutboundHttp, QueryResult, Row, Value,
-    VarError, Variables,
+    Clock, Database, DbError, HttpError, HttpRequest, HttpResponse, KeyValue, KvError, OutboundHttp, QueryResult, Row,
+    Value, VarError, Variables,
 };
 use spin_sdk::sqlite3;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 pub use platform::{OsRandom, SystemClock};
 
@@ -329,27 +331,69 @@ pub fn incoming(request: &spin_sdk::http::Request) -> api::Request {
     }
 }
 
+/// The variable that lets a request name the time it is handled at: `on` honours
+/// [`TEST_TIME_HEADER`]; anything else (the default, `off`) ignores it. For test deployments
+/// only: it lets callers record usage on any day.
+pub const TEST_CLOCK_VARIABLE: &str = "test_clock";
+/// The header naming the time a request is handled at (RFC 3339), when [`TEST_CLOCK_VARIABLE`]
+/// allows it.
+pub const TEST_TIME_HEADER: &str = "x-service-test-time";
+
+/// The time a request sees: the host's wall clock, or the time a test named.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RequestClock(Option<SystemTime>);
+
+impl RequestClock {
+    /// The clock for `request`. The variable is read only when the header is present, so
+    /// ordinary requests pay nothing for the feature.
+    pub fn for_request(request: &api::Request, vars: &dyn Variables) -> Result<RequestClock, api::ApiError> {
+        let Some(value) = request.header(TEST_TIME_HEADER) else { return Ok(RequestClock(None)) };
+        let enabled = vars.get(TEST_CLOCK_VARIABLE).ok().flatten().is_some_and(|value| value.trim() == "on");
+        if !enabled {
+            return Ok(RequestClock(None));
+        }
+        let parsed = OffsetDateTime::parse(value.trim(), &Rfc3339).map_err(|_| {
+            api::ApiError::bad_request(format!(
+                "Value for header '{TEST_TIME_HEADER}' not supported: it must be an RFC 3339 date-time."
+            ))
+        })?;
+        Ok(RequestClock(Some(parsed.into())))
+    }
+}
+
+impl Clock for RequestClock {
+    fn now(&self) -> SystemTime {
+        self.0.unwrap_or_else(SystemTime::now)
+    }
+}
+
 /// Everything a handler reaches the host through, opened lazily.
 pub struct Host {
     pub db: SpinDb,
     pub kv: SpinKv,
     pub vars: SpinVariables,
     pub http: SpinHttp,
-    pub clock: SystemClock,
+    pub clock: RequestClock,
     pub random: OsRandom,
 }
 
 impl Host {
-    /// The `default` database and key-value store.
+    /// The `default` database and key-value store, and the wall clock.
     pub fn new() -> Host {
         Host {
             db: SpinDb::new("default"),
             kv: SpinKv::new("default"),
             vars: SpinVariables,
             http: SpinHttp,
-            clock: SystemClock,
+            clock: RequestClock::default(),
             random: OsRandom,
         }
+    }
+
+    /// As [`Host::new`], with the clock `request` may set ([`RequestClock::for_request`]).
+    pub fn for_request(request: &api::Request) -> Result<Host, api::ApiError> {
+        let clock = RequestClock::for_request(request, &SpinVariables)?;
+        Ok(Host { clock, ..Host::new() })
     }
 }
 

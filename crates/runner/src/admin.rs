@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use accounts::{KeyKind, Plan, Services, Subscription, create_key, create_subscription};
+use accounts::{Actor, KeyKind, Plan, Services, Subscription, create_key, create_subscription};
 use anyhow::{Context, bail};
 use platform::native::SqliteDb;
 use platform::{Database, OsRandom, SystemClock};
@@ -52,7 +52,7 @@ pub fn create_subscription_command(target: &Target, plan: &str) -> anyhow::Resul
     let db = target.open()?;
     let services = Services { db: &db, clock: &SystemClock, random: &OsRandom };
     let subscription = create_subscription(&services, plan)?;
-    let admin = create_key(&services, &subscription, KeyKind::Admin, None)?;
+    let admin = create_key(&services, &subscription, KeyKind::Admin, None, Actor::Operator)?;
     println!("Created subscription {} (plan {}).", subscription.id, plan.as_str());
     println!("Admin key id: {}", admin.key.id);
     println!("Admin key (shown only now, keep it safe): {}", admin.secret);
@@ -78,7 +78,7 @@ pub fn create_key_command(
     let db = target.open()?;
     let subscription = find_subscription(&db, subscription_id)?;
     let services = Services { db: &db, clock: &SystemClock, random: &OsRandom };
-    let key = create_key(&services, &subscription, kind, label)?;
+    let key = create_key(&services, &subscription, kind, label, Actor::Operator)?;
     println!("Created {} key {} for subscription {}.", kind.as_str(), key.key.id, subscription.id);
     println!("Key (shown only now, keep it safe): {}", key.secret);
     Ok(())

@@ -1,0 +1,126 @@
+-- Usage reports: what the custom-tag analytics read, kept in step with usage_daily by triggers.
+-- Idempotent: applied at every start.
+--
+-- Which index serves which report (crates/accounts/src/reports.rs):
+-- * GET /v2/admin/analytics (totals, per key, per key and day) reads usage_daily through its
+--   primary key (subscription_id, day, key_id, ...): one range of days, already in (day, key)
+--   order, so its grouping needs no sort. It needs no index of its own.
+-- * GET /v2/admin/analytics/custom-tags walks usage_tags through its unique index
+--   (subscription_id, tag) in tag order from the cursor's tag, about 100 tags a page however deep
+--   the page is. With aggregate_by=day it reads each tag's days from usage_tag_daily through its
+--   primary key (tag_id, day): one range per tag. With aggregate_by=period it sums, per tag, the
+--   whole calendar months of the range from usage_tag_monthly (primary key (tag_id, month)) and
+--   the days before and after them from usage_tag_daily: three short ranges per tag, at most
+--   about 72 rows for a year instead of 366.
+-- * A cursor's tag is found through usage_tags' primary key (id).
+
+-- Every tag a subscription has recorded usage with, numbered: the rollups and the custom-tag
+-- report's cursors name tags by this number. AUTOINCREMENT: a number is never given to another
+-- tag.
+CREATE TABLE IF NOT EXISTS usage_tags (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    subscription_id TEXT NOT NULL,
+    tag             TEXT NOT NULL,                                  -- lower-cased, never ''
+    UNIQUE (subscription_id, tag)
+) STRICT;
+
+-- Tagged usage per subscription and tag (tag_id: usage_tags.id, through which every row belongs
+-- to its subscription) and UTC day, summed across keys and billing periods: text translation
+-- ('translate') and text improvement ('write') characters. The integer key keeps rows small:
+-- a year of a tag reads twice as fast as with (subscription_id, tag, day).
+CREATE TABLE IF NOT EXISTS usage_tag_daily (
+    tag_id          INTEGER NOT NULL,
+    day             TEXT    NOT NULL,                               -- YYYY-MM-DD, UTC
+    translate_units INTEGER NOT NULL,
+    write_units     INTEGER NOT NULL,
+    PRIMARY KEY (tag_id, day)
+) STRICT, WITHOUT ROWID;
+
+-- The same per calendar month (UTC): the sum of the month's rows of usage_tag_daily.
+CREATE TABLE IF NOT EXISTS usage_tag_monthly (
+    tag_id          INTEGER NOT NULL,
+    month           TEXT    NOT NULL,                               -- YYYY-MM, UTC
+    translate_units INTEGER NOT NULL,
+    write_units     INTEGER NOT NULL,
+    PRIMARY KEY (tag_id, month)
+) STRICT, WITHOUT ROWID;
+
+-- The triggers add to the rollups in the statement that records the usage (a charge), so a
+-- report never sees one without the other.
+CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_tag_rollup AFTER INSERT ON usage_daily
+WHEN NEW.tag <> '' AND NEW.product IN ('translate', 'write')
+BEGIN
+    INSERT INTO usage_tags (subscription_id, tag) VALUES (NEW.subscription_id, NEW.tag)
+    ON CONFLICT (subscription_id, tag) DO NOTHING;
+    INSERT INTO usage_tag_daily (tag_id, day, translate_units, write_units)
+    SELECT id, NEW.day,
+           CASE NEW.product WHEN 'translate' THEN NEW.units ELSE 0 END,
+           CASE NEW.product WHEN 'write' THEN NEW.units ELSE 0 END
+      FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag
+    ON CONFLICT (tag_id, day) DO UPDATE SET
+        translate_units = translate_units + excluded.translate_units,
+        write_units = write_units + excluded.write_units;
+    INSERT INTO usage_tag_monthly (tag_id, month, translate_units, write_units)
+    SELECT id, substr(NEW.day, 1, 7),
+           CASE NEW.product WHEN 'translate' THEN NEW.units ELSE 0 END,
+           CASE NEW.product WHEN 'write' THEN NEW.units ELSE 0 END
+      FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag
+    ON CONFLICT (tag_id, month) DO UPDATE SET
+        translate_units = translate_units + excluded.translate_units,
+        write_units = write_units + excluded.write_units;
+END;
+
+CREATE TRIGGER IF NOT EXISTS usage_daily_grows_tag_rollup AFTER UPDATE OF units ON usage_daily
+WHEN NEW.tag <> '' AND NEW.product IN ('translate', 'write')
+BEGIN
+    UPDATE usage_tag_daily SET
+        translate_units = translate_units + CASE NEW.product WHEN 'translate' THEN NEW.units - OLD.units ELSE 0 END,
+        write_units = write_units + CASE NEW.product WHEN 'write' THEN NEW.units - OLD.units ELSE 0 END
+     WHERE tag_id = (SELECT id FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag)
+       AND day = NEW.day;
+    UPDATE usage_tag_monthly SET
+        translate_units = translate_units + CASE NEW.product WHEN 'translate' THEN NEW.units - OLD.units ELSE 0 END,
+        write_units = write_units + CASE NEW.product WHEN 'write' THEN NEW.units - OLD.units ELSE 0 END
+     WHERE tag_id = (SELECT id FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag)
+       AND month = substr(NEW.day, 1, 7);
+END;
+
+-- Tagged usage recorded before this file was first applied is rolled up once. The triggers exist
+-- already, so the rollups are set to the exact sums (not added to): whatever a charge added
+-- between these statements is counted once. No explicit transaction: some hosts (libSQL) run
+-- a file as one batch of their own. If a start stops half-way, the next one does it again,
+-- with the same result; the row below says it is done, so later starts skip the scan.
+CREATE TABLE IF NOT EXISTS usage_reports_backfill (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    done_at TEXT NOT NULL                                           -- RFC 3339, UTC
+) STRICT;
+
+INSERT INTO usage_tags (subscription_id, tag)
+SELECT subscription_id, tag FROM usage_daily
+ WHERE tag <> '' AND product IN ('translate', 'write') AND NOT EXISTS (SELECT 1 FROM usage_reports_backfill)
+ GROUP BY subscription_id, tag
+ ORDER BY subscription_id, tag
+ON CONFLICT (subscription_id, tag) DO NOTHING;
+
+INSERT INTO usage_tag_daily (tag_id, day, translate_units, write_units)
+SELECT t.id, u.day,
+       SUM(CASE u.product WHEN 'translate' THEN u.units ELSE 0 END),
+       SUM(CASE u.product WHEN 'write' THEN u.units ELSE 0 END)
+  FROM usage_daily AS u JOIN usage_tags AS t ON t.subscription_id = u.subscription_id AND t.tag = u.tag
+ WHERE u.tag <> '' AND u.product IN ('translate', 'write') AND NOT EXISTS (SELECT 1 FROM usage_reports_backfill)
+ GROUP BY t.id, u.day
+ON CONFLICT (tag_id, day) DO UPDATE SET
+    translate_units = excluded.translate_units,
+    write_units = excluded.write_units;
+
+INSERT INTO usage_tag_monthly (tag_id, month, translate_units, write_units)
+SELECT tag_id, substr(day, 1, 7), SUM(translate_units), SUM(write_units)
+  FROM usage_tag_daily
+ WHERE NOT EXISTS (SELECT 1 FROM usage_reports_backfill)
+ GROUP BY tag_id, substr(day, 1, 7)
+ON CONFLICT (tag_id, month) DO UPDATE SET
+    translate_units = excluded.translate_units,
+    write_units = excluded.write_units;
+
+INSERT INTO usage_reports_backfill (id, done_at) VALUES (1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+ON CONFLICT (id) DO NOTHING;
