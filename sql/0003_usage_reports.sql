@@ -2,9 +2,10 @@
 -- Idempotent: applied at every start.
 --
 -- Which index serves which report (crates/accounts/src/reports.rs):
--- * GET /v2/admin/analytics (totals, per key, per key and day) reads usage_daily through its
---   primary key (subscription_id, day, key_id, ...): one range of days, already in (day, key)
---   order, so its grouping needs no sort. It needs no index of its own.
+-- * GET /v2/admin/analytics (totals, per key, per key and day) reads usage_key_daily through its
+--   primary key (subscription_id, day, key_id, product): one range of days, already in (day, key)
+--   order, so its grouping needs no sort; at most a row per day, key and product, however many
+--   tags and billing periods usage_daily splits them into.
 -- * GET /v2/admin/analytics/custom-tags walks usage_tags through its unique index
 --   (subscription_id, tag) in tag order from the cursor's tag, about 100 tags a page however deep
 --   the page is. With aggregate_by=day it reads each tag's days from usage_tag_daily through its
@@ -45,6 +46,17 @@ CREATE TABLE IF NOT EXISTS usage_tag_monthly (
     PRIMARY KEY (tag_id, month)
 ) STRICT, WITHOUT ROWID;
 
+-- Usage per subscription, UTC day, key and product, summed across tags and billing periods:
+-- what the key report reads.
+CREATE TABLE IF NOT EXISTS usage_key_daily (
+    subscription_id TEXT    NOT NULL,
+    day             TEXT    NOT NULL,                               -- YYYY-MM-DD, UTC
+    key_id          TEXT    NOT NULL,
+    product         TEXT    NOT NULL,
+    units           INTEGER NOT NULL,
+    PRIMARY KEY (subscription_id, day, key_id, product)
+) STRICT, WITHOUT ROWID;
+
 -- The triggers add to the rollups in the statement that records the usage (a charge), so a
 -- report never sees one without the other.
 CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_tag_rollup AFTER INSERT ON usage_daily
@@ -70,6 +82,20 @@ BEGIN
         write_units = write_units + excluded.write_units;
 END;
 
+CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_key_rollup AFTER INSERT ON usage_daily
+BEGIN
+    INSERT INTO usage_key_daily (subscription_id, day, key_id, product, units)
+    VALUES (NEW.subscription_id, NEW.day, NEW.key_id, NEW.product, NEW.units)
+    ON CONFLICT (subscription_id, day, key_id, product) DO UPDATE SET units = units + excluded.units;
+END;
+
+CREATE TRIGGER IF NOT EXISTS usage_daily_grows_key_rollup AFTER UPDATE OF units ON usage_daily
+BEGIN
+    UPDATE usage_key_daily SET units = units + (NEW.units - OLD.units)
+     WHERE subscription_id = NEW.subscription_id AND day = NEW.day AND key_id = NEW.key_id
+       AND product = NEW.product;
+END;
+
 CREATE TRIGGER IF NOT EXISTS usage_daily_grows_tag_rollup AFTER UPDATE OF units ON usage_daily
 WHEN NEW.tag <> '' AND NEW.product IN ('translate', 'write')
 BEGIN
@@ -85,7 +111,7 @@ BEGIN
        AND month = substr(NEW.day, 1, 7);
 END;
 
--- Tagged usage recorded before this file was first applied is rolled up once. The triggers exist
+-- Usage recorded before this file was first applied is rolled up once. The triggers exist
 -- already, so the rollups are set to the exact sums (not added to): whatever a charge added
 -- between these statements is counted once. No explicit transaction: some hosts (libSQL) run
 -- a file as one batch of their own. If a start stops half-way, the next one does it again,
@@ -121,6 +147,13 @@ SELECT tag_id, substr(day, 1, 7), SUM(translate_units), SUM(write_units)
 ON CONFLICT (tag_id, month) DO UPDATE SET
     translate_units = excluded.translate_units,
     write_units = excluded.write_units;
+
+INSERT INTO usage_key_daily (subscription_id, day, key_id, product, units)
+SELECT subscription_id, day, key_id, product, SUM(units)
+  FROM usage_daily
+ WHERE NOT EXISTS (SELECT 1 FROM usage_reports_backfill)
+ GROUP BY subscription_id, day, key_id, product
+ON CONFLICT (subscription_id, day, key_id, product) DO UPDATE SET units = excluded.units;
 
 INSERT INTO usage_reports_backfill (id, done_at) VALUES (1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 ON CONFLICT (id) DO NOTHING;

@@ -4,7 +4,8 @@
 //!
 //! Both read what metering recorded, in real time (today included), of one subscription only.
 //! Usage is kept per UTC day, so a date-time selects its whole day and `end_date` is included.
-//! The key report reads `usage_daily` through its primary key, one range of days. The
+//! The key report reads `usage_key_daily`, the per-day-and-key rollup triggers keep beside
+//! `usage_daily`, through its primary key: one range of days. The
 //! custom-tag report reads the rollups that triggers keep beside it
 //! (`sql/0003_usage_reports.sql`): per tag one range of `usage_tag_daily` for daily entries, or
 //! for the whole range the whole months of `usage_tag_monthly` and the days around them. It
@@ -274,8 +275,8 @@ pub fn masked_key_id(key_id: &str) -> String {
 }
 
 /// Each key's usage per day in the range (`?1` subscription, `?2`..`?3` days), in day order and
-/// then by the key's creation. The inner grouping follows `usage_daily`'s primary key
-/// (subscription_id, day, key_id, ...), so it reads one range and sorts nothing; only its
+/// then by the key's creation. The inner grouping follows `usage_key_daily`'s primary key
+/// (subscription_id, day, key_id, product), so it reads one range and sorts nothing; only its
 /// result (a row per key and day) is joined, each key found by its id, and ordered.
 const SQL_KEY_DAYS: &str = "SELECT d.day, d.key_id, k.label, k.created_at, d.translate, d.document, d.write, d.speech
     FROM (SELECT day, key_id,
@@ -283,7 +284,7 @@ const SQL_KEY_DAYS: &str = "SELECT d.day, d.key_id, k.label, k.created_at, d.tra
                  SUM(CASE product WHEN 'document' THEN units ELSE 0 END) AS document,
                  SUM(CASE product WHEN 'write' THEN units ELSE 0 END) AS write,
                  SUM(CASE product WHEN 'speech' THEN units ELSE 0 END) AS speech
-            FROM usage_daily
+            FROM usage_key_daily
            WHERE subscription_id = ?1 AND day BETWEEN ?2 AND ?3
            GROUP BY day, key_id) AS d
     CROSS JOIN api_keys AS k
@@ -1064,7 +1065,7 @@ mod tests {
 
         let keys = plan(&fixture.db, SQL_KEY_DAYS, &[text("s"), text("2026-01-01"), text("2026-12-31")]);
         assert!(
-            keys.contains("SEARCH usage_daily USING PRIMARY KEY (subscription_id=? AND day>? AND day<?)"),
+            keys.contains("SEARCH usage_key_daily USING PRIMARY KEY (subscription_id=? AND day>? AND day<?)"),
             "{keys}"
         );
         assert!(!keys.contains("TEMP B-TREE FOR GROUP BY"), "the grouping follows the primary key: {keys}");
@@ -1162,7 +1163,7 @@ mod tests {
     }
 
     #[test]
-    fn the_migration_rolls_up_earlier_tagged_usage_once() {
+    fn the_migration_rolls_up_earlier_usage_once() {
         let db = SqliteDb::open_in_memory().unwrap();
         db.migrate(&[include_str!("../../../sql/0002_accounts.sql")]).unwrap();
         record(&db, "s", "2026-05-01", "k1", "alpha", "translate", 5);
@@ -1182,5 +1183,15 @@ mod tests {
         assert_eq!(rows, [("alpha".to_owned(), "2026-05-01".to_owned(), 13, 1)]);
         let tags = db.execute("SELECT count(*) FROM usage_tags", &[]).unwrap();
         assert_eq!(tags.rows[0].get::<i64>(0).unwrap(), 1);
+
+        let sql =
+            "SELECT key_id, product, units FROM usage_key_daily WHERE day = '2026-05-01' ORDER BY key_id, product";
+        let rows = db.execute(sql, &[]).unwrap().rows;
+        let rows: Vec<(String, String, i64)> =
+            rows.iter().map(|row| (row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap())).collect();
+        let expected = [("k1", "speech", 60_000), ("k1", "translate", 107), ("k1", "write", 1), ("k2", "translate", 6)];
+        let expected: Vec<(String, String, i64)> =
+            expected.iter().map(|(key, product, units)| (key.to_string(), product.to_string(), *units)).collect();
+        assert_eq!(rows, expected, "every product of every key, tagged or not, once");
     }
 }
