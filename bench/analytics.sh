@@ -7,7 +7,7 @@
 #   custom-tags day, first page       wrk, 16 connections: p50, p99
 #   custom-tags day, full walk        every page in turn (curl, one request at a time): pages,
 #                                     p50, p99; likewise for the period walk
-#   analytics by key                  wrk, 4 connections (it sums every row of the range)
+#   analytics by key                  wrk, 4 connections (the per-day-and-key rollup of the range)
 # Target (2-core machine, load generator on the same cores): every custom-tag figure under 50 ms
 # p50 through HTTP.
 source "$(dirname "$0")/lib.sh"
