@@ -167,13 +167,7 @@ fn audit_log(services: &Services<'_>, admin: &Principal, params: &Params) -> Res
         return Err(ApiError::new(403, "Audit logs are a Pro feature."));
     }
     let range = DateRange::from_params(params)?;
-    let page = match params.integer("page")? {
-        None => 0,
-        Some(page) if page >= 0 => page,
-        Some(_) => {
-            return Err(ApiError::bad_request("Value for 'page' not supported: it must be a non-negative integer."));
-        }
-    };
+    let page = accounts::report_page(params)?;
     let found =
         accounts::audit_entries(services.db, &admin.subscription.id, range.first_day(), range.last_day(), page)?;
     Ok(ApiResponse::json(

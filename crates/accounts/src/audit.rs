@@ -13,6 +13,7 @@ use time::{Date, Duration};
 use crate::error::StoreError;
 use crate::keys::KeyKind;
 use crate::period::rfc3339;
+use crate::reports::ReportError;
 
 /// Entries per page of [`entries`].
 pub const AUDIT_PAGE_SIZE: usize = 100;
@@ -132,19 +133,6 @@ pub struct AuditPage {
     pub next_page: Option<i64>,
 }
 
-/// Why a page cannot be read.
-#[derive(Debug, thiserror::Error)]
-pub enum PageError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The cursor names no entry of this subscription in the range.
-    #[error("Value for 'page' not supported: it is not a page of this audit log.")]
-    Unknown,
-    /// Nothing comes after the cursor.
-    #[error("Value for 'page' not supported: it is beyond the last page.")]
-    BeyondLastPage,
-}
-
 /// The subscription's entries from `first_day` to `last_day` (UTC days, both included), newest
 /// first, [`AUDIT_PAGE_SIZE`] at a time. `page` 0 is the first page; any other is a cursor a
 /// previous page answered in `next_page` (the id of that page's last entry), so pages stay
@@ -155,42 +143,38 @@ pub fn entries(
     first_day: Date,
     last_day: Date,
     page: i64,
-) -> Result<AuditPage, PageError> {
+) -> Result<AuditPage, ReportError> {
     let from = Value::from(first_day.to_string());
     let until = Value::from(last_day.checked_add(Duration::DAY).unwrap_or(Date::MAX).to_string());
     if page != 0 {
-        let known = db
-            .execute(
-                "SELECT 1 FROM audit_log WHERE id = ? AND subscription_id = ? AND at >= ? AND at < ?",
-                &[Value::Integer(page), Value::from(subscription_id), from.clone(), until.clone()],
-            )
-            .map_err(StoreError::from)?;
+        let known = db.execute(
+            "SELECT 1 FROM audit_log WHERE id = ? AND subscription_id = ? AND at >= ? AND at < ?",
+            &[Value::Integer(page), Value::from(subscription_id), from.clone(), until.clone()],
+        )?;
         if known.rows.is_empty() {
-            return Err(PageError::Unknown);
+            return Err(ReportError::UnknownPage);
         }
     }
     let before = if page == 0 { i64::MAX } else { page };
-    let result = db
-        .execute(
-            "SELECT id, at, actor_key_id, action, target_type, target_id, old_value, new_value FROM audit_log
+    let result = db.execute(
+        "SELECT id, at, actor_key_id, action, target_type, target_id, old_value, new_value FROM audit_log
               WHERE subscription_id = ? AND id < ? AND at >= ? AND at < ?
               ORDER BY id DESC LIMIT ?",
-            &[
-                Value::from(subscription_id),
-                Value::Integer(before),
-                from,
-                until,
-                Value::Integer(AUDIT_PAGE_SIZE as i64 + 1),
-            ],
-        )
-        .map_err(StoreError::from)?;
+        &[
+            Value::from(subscription_id),
+            Value::Integer(before),
+            from,
+            until,
+            Value::Integer(AUDIT_PAGE_SIZE as i64 + 1),
+        ],
+    )?;
     if page != 0 && result.rows.is_empty() {
-        return Err(PageError::BeyondLastPage);
+        return Err(ReportError::PastTheEnd);
     }
     let more = result.rows.len() > AUDIT_PAGE_SIZE;
     let rows = &result.rows[..result.rows.len().min(AUDIT_PAGE_SIZE)];
     let next_page = match rows.last() {
-        Some(last) if more => Some(last.get::<i64>(0).map_err(StoreError::from)?),
+        Some(last) if more => Some(last.get::<i64>(0)?),
         _ => None,
     };
     let entries = rows.iter().map(entry_from_row).collect::<Result<_, StoreError>>()?;
@@ -290,8 +274,8 @@ mod tests {
         let expected: Vec<u64> = (0..total as u64).rev().collect();
         assert_eq!(seen, expected);
 
-        assert!(matches!(entries(&fixture.db, "mine", first, last, 1), Err(PageError::BeyondLastPage)));
-        assert!(matches!(entries(&fixture.db, "mine", first, last, 1_000_000), Err(PageError::Unknown)));
-        assert!(matches!(entries(&fixture.db, "theirs", first, last, 5), Err(PageError::Unknown)));
+        assert!(matches!(entries(&fixture.db, "mine", first, last, 1), Err(ReportError::PastTheEnd)));
+        assert!(matches!(entries(&fixture.db, "mine", first, last, 1_000_000), Err(ReportError::UnknownPage)));
+        assert!(matches!(entries(&fixture.db, "theirs", first, last, 5), Err(ReportError::UnknownPage)));
     }
 }

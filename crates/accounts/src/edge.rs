@@ -5,7 +5,6 @@ use api::{ApiError, Params, Request};
 use platform::Variables;
 
 use crate::Services;
-use crate::audit::PageError;
 use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, Principal, authenticate};
 use crate::error::StoreError;
 use crate::keys::KeyError;
@@ -125,15 +124,6 @@ impl From<CostControlError> for ApiError {
             free @ CostControlError::FreePlan => ApiError::new(403, free.to_string()),
             // The caller's own subscription, gone between authentication and now.
             unknown @ CostControlError::Unknown => ApiError::internal(&unknown),
-        }
-    }
-}
-
-impl From<PageError> for ApiError {
-    fn from(error: PageError) -> ApiError {
-        match error {
-            PageError::Store(error) => ApiError::internal(&error),
-            refused => ApiError::bad_request(refused.to_string()),
         }
     }
 }

@@ -19,7 +19,7 @@ mod subscriptions;
 mod tags;
 mod usage;
 
-pub use audit::{AUDIT_PAGE_SIZE, Actor, AuditEntry, AuditPage, PageError, entries as audit_entries};
+pub use audit::{AUDIT_PAGE_SIZE, Actor, AuditEntry, AuditPage, entries as audit_entries};
 pub use auth::{
     Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate,
 };
@@ -36,7 +36,7 @@ pub use keys::{
 pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
 pub use reports::{
     Aggregation, CUSTOM_TAG_PAGE_SIZE, CustomTagQuery, CustomTagReport, GroupBy, KeyReport, KeyReportQuery,
-    ReportError, custom_tag_report, key_report, masked_key_id,
+    ReportError, custom_tag_report, key_report, masked_key_id, page as report_page,
 };
 pub use subscriptions::{
     CostControlError, FREE_CHARACTER_LIMIT, Plan, Subscription, any_subscription_exists, create_subscription,

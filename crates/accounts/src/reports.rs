@@ -141,8 +141,9 @@ impl CustomTagQuery {
     }
 }
 
-/// The optional `page`: a non-negative integer (absent or empty: 0, the first page).
-fn page(params: &Params) -> Result<i64, ApiError> {
+/// The optional `page` of a paged report: a non-negative integer (absent or empty: 0, the first
+/// page).
+pub fn page(params: &Params) -> Result<i64, ApiError> {
     let Some(text) = params.string("page")? else { return Ok(0) };
     let text = text.trim();
     if text.is_empty() {
@@ -156,7 +157,7 @@ fn page(params: &Params) -> Result<i64, ApiError> {
     }
 }
 
-/// Why a custom-tag report cannot be answered.
+/// Why a page of a paged report (custom tags, audit log) cannot be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// 400: `page` is no `next_page` this report gave (another range, aggregation or
