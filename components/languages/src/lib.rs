@@ -84,19 +84,8 @@ fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {
         .with_header("link", format!("<{successor}>; rel=\"successor-version\""))
 }
 
-/// What the configured engine translates. An engine that cannot tell (APY down) makes the
-/// listing unavailable rather than wrong.
+/// What the configured engine translates.
 fn coverage(host: &Host) -> Result<Coverage, ApiError> {
-    let engine = engines::from_variables(&host.vars, &host.http, Some(&host.kv)).map_err(|error| {
-        eprintln!("configuration: {error}");
-        ApiError::new(500, api::INTERNAL_ERROR_MESSAGE)
-    })?;
-    match engine.coverage() {
-        Ok(engines::Coverage::All) => Ok(Coverage::All),
-        Ok(engines::Coverage::Pairs(pairs)) => Ok(Coverage::pairs(pairs)),
-        Err(error) => {
-            eprintln!("languages: the engine cannot list its languages: {error}");
-            Err(ApiError::unavailable("The translation engine is unavailable right now; try again later."))
-        }
-    }
+    let engine = translation::configured_engine(&host.vars, &host.http, Some(&host.kv))?;
+    translation::catalogue_coverage(engine.as_ref())
 }

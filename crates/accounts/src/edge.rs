@@ -66,7 +66,19 @@ pub fn authenticate_request(
     request: &Request,
     access: Access,
 ) -> Result<(Principal, Params), ApiError> {
-    let params = request.params()?;
+    authenticate_request_within(services, vars, request, access, api::MAX_BODY_BYTES)
+}
+
+/// [`authenticate_request`] for endpoints whose bodies may be larger than `MAX_BODY_BYTES`
+/// (glossary uploads): a body over `body_limit` bytes is a 413.
+pub fn authenticate_request_within(
+    services: &Services<'_>,
+    vars: &dyn Variables,
+    request: &Request,
+    access: Access,
+    body_limit: usize,
+) -> Result<(Principal, Params), ApiError> {
+    let params = request.params_within(body_limit)?;
     let principal = authenticate(services, credentials(request, &params), access, &VariableAuthConfig(vars))?;
     Ok((principal, params))
 }

@@ -26,7 +26,7 @@ pub use auth::{
 pub use dates::{DateRange, MAX_RANGE_DAYS};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
-    credentials,
+    authenticate_request_within, credentials,
 };
 pub use error::StoreError;
 pub use keys::{

@@ -1,7 +1,8 @@
 //! The HTTP edge shared by every component, free of any host SDK.
 //!
 //! A handler returns an [`ApiResponse`] or an [`ApiError`]; `platform-spin` turns either into the
-//! host's response type. Every error leaves as one JSON shape, `{"message": ..., "code"?: ...}`,
+//! host's response type. Every error leaves as one JSON shape, `{"message": ..., "code"?: ...,
+//! "detail"?: ...}`,
 //! and an internal failure is logged with its whole chain of causes but answered with a generic
 //! text, so no handler can leak an internal error message.
 
@@ -52,6 +53,8 @@ pub struct ApiError {
     pub message: String,
     /// A machine-readable identifier, for errors clients branch on.
     pub code: Option<&'static str>,
+    /// Where exactly the request went wrong (glossary entries: which entry, and why).
+    pub detail: Option<String>,
     /// Extra response headers (`Allow` on a 405).
     pub headers: Vec<(String, String)>,
 }
@@ -61,11 +64,16 @@ pub const INTERNAL_ERROR_MESSAGE: &str = "Internal server error.";
 
 impl ApiError {
     pub fn new(status: u16, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into(), code: None, headers: Vec::new() }
+        ApiError { status, message: message.into(), code: None, detail: None, headers: Vec::new() }
     }
 
     pub fn with_code(mut self, code: &'static str) -> ApiError {
         self.code = Some(code);
+        self
+    }
+
+    pub fn with_detail(mut self, detail: impl Into<String>) -> ApiError {
+        self.detail = Some(detail.into());
         self
     }
 
@@ -110,11 +118,13 @@ struct ErrorBody<'a> {
     message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     code: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
 }
 
 impl From<ApiError> for ApiResponse {
     fn from(error: ApiError) -> ApiResponse {
-        let body = ErrorBody { message: &error.message, code: error.code };
+        let body = ErrorBody { message: &error.message, code: error.code, detail: error.detail.as_deref() };
         let body = serde_json::to_vec(&body).unwrap_or_else(|_| br#"{"message":"Internal server error."}"#.to_vec());
         let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
         headers.extend(error.headers);

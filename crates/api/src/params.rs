@@ -23,8 +23,17 @@ impl Params {
     /// Parameters from a request body, by its `Content-Type` (form when absent, as the API
     /// has always accepted). Other types are a 415.
     pub fn from_body(content_type: Option<&str>, body: &[u8]) -> Result<Params, ApiError> {
-        if body.len() > MAX_BODY_BYTES {
-            return Err(ApiError::new(413, "Request Entity Too Large: the body may not exceed 128 KiB."));
+        Self::from_body_within(content_type, body, MAX_BODY_BYTES)
+    }
+
+    /// [`Params::from_body`] for endpoints that take larger bodies than text translation
+    /// (glossary uploads): a body over `limit` bytes is a 413.
+    pub fn from_body_within(content_type: Option<&str>, body: &[u8], limit: usize) -> Result<Params, ApiError> {
+        if body.len() > limit {
+            return Err(ApiError::new(
+                413,
+                format!("Request Entity Too Large: the body may not exceed {}.", human_size(limit)),
+            ));
         }
         let media_type = content_type
             .map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
@@ -62,6 +71,11 @@ impl Params {
         }
     }
 
+    /// Parameters from a JSON object already parsed (an item of a list of objects).
+    pub fn from_object(object: serde_json::Map<String, Value>) -> Params {
+        Params { entries: object.into_iter().collect() }
+    }
+
     /// Adds parameters that were not given already (e.g. the query string's under a body's).
     pub fn merge_missing(&mut self, other: Params) {
         for (key, value) in other.entries {
@@ -82,6 +96,11 @@ impl Params {
 
     fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
         self.entries.iter().filter(move |(key, _)| key == name).map(|(_, value)| value)
+    }
+
+    /// The raw value of a parameter given once (a JSON body's nested arrays and objects).
+    pub fn value<'a>(&'a self, name: &'a str) -> Option<&'a Value> {
+        self.values(name).next()
     }
 
     /// The first text value of a parameter, leniently (no error for lists or repeats): for
@@ -206,6 +225,15 @@ impl Params {
                 "Value for '{name}' not supported: it must be a non-negative integer or null."
             ))),
         }
+    }
+}
+
+/// `128 KiB`, `64 MiB`.
+fn human_size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
     }
 }
 

@@ -34,10 +34,15 @@ impl Request {
     /// The body's parameters (by `Content-Type`), with the query string's filling in what the
     /// body lacks. A `GET` may carry a form body too: some clients send their parameters so.
     pub fn params(&self) -> Result<Params, ApiError> {
+        self.params_within(crate::MAX_BODY_BYTES)
+    }
+
+    /// [`Request::params`] with another body limit than text translation's 128 KiB.
+    pub fn params_within(&self, limit: usize) -> Result<Params, ApiError> {
         if self.body.is_empty() && (self.method == "GET" || self.method == "HEAD") {
             return Ok(self.query_params());
         }
-        let mut params = Params::from_body(self.header("content-type"), &self.body)?;
+        let mut params = Params::from_body_within(self.header("content-type"), &self.body, limit)?;
         params.merge_missing(self.query_params());
         Ok(params)
     }

@@ -14,9 +14,8 @@
 //! only the first [`SAMPLE_CHARS`] characters are looked at: that is plenty for a trigram model
 //! and keeps detection cheap for the largest requests.
 
+use terms::{Segment, split_placeholders};
 use whatlang::{Detector, Lang};
-
-use crate::text::{Segment, split_placeholders};
 
 /// How many characters of the request are looked at.
 pub const SAMPLE_CHARS: usize = 4096;

@@ -12,16 +12,18 @@
 //!   as a real engine would;
 //! * letter case follows the source letter by letter; digits, punctuation, whitespace and every
 //!   non-letter character are copied unchanged, as are the placeholders `<gN>`, `</gN>`, `<xN/>`;
-//! * every whole-word occurrence of a glossary source term, spelled as in the glossary or with
-//!   a lower-case term's first letter capitalised (a sentence start), comes out as its target
-//!   term, verbatim or capitalised likewise;
+//! * every occurrence of a glossary source term, found by [`terms::GlossaryMatcher`] (whole words,
+//!   any letter case, the longest term first), comes out as its target term: as the glossary
+//!   spells it, or with its first letter upper-cased where a capitalised word starts a sentence
+//!   and the target starts lower-case;
 //! * the context and the custom instructions are accepted and ignored: they never change the
 //!   output.
 //!
 //! The source language does not enter the key: the same text gives the same output whatever
 //! language the caller detected.
 
-use crate::text::{GlossaryMatcher, Segment};
+use terms::{GlossaryMatcher, Segment};
+
 use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality, languages};
 
 /// The engine's name, as the `engine` variable spells it.
@@ -300,6 +302,21 @@ mod tests {
         // Capitalised at the start of a sentence; not inside a longer word.
         assert!(outputs[1].starts_with("Haus "), "{}", outputs[1]);
         assert_eq!(outputs[1].matches("Haus").count(), 1);
+    }
+
+    #[test]
+    fn glossary_terms_match_in_any_case_and_are_capitalised_only_at_sentence_starts() {
+        let input = texts(&["House rules. The HOUSE, my House. «House»"]);
+        let glossary = vec![("house".to_owned(), "casa".to_owned())];
+        let output =
+            translate(&EngineRequest { glossary: &glossary, ..EngineRequest::new("en", "es", &input) }).remove(0);
+        assert!(output.starts_with("Casa "), "{output}");
+        assert!(output.contains(" casa, "), "{output}");
+        assert!(output.ends_with(" casa. «Casa»"), "{output}");
+        // The output passes the pipeline's check.
+        let expected = GlossaryMatcher::new(&glossary).expected_terms(&input[0]);
+        assert_eq!(expected, ["Casa", "casa", "casa", "Casa"]);
+        assert!(terms::contains_terms(&output, &expected));
     }
 
     #[test]

@@ -136,7 +136,8 @@ pub struct EngineRequest<'a> {
     /// Text that helps the translation and is not translated itself.
     pub context: Option<&'a str>,
     pub custom_instructions: &'a [String],
-    /// Source term → target term pairs the output must use; may be empty.
+    /// Source term → target term pairs the output must use; may be empty. Every engine finds the
+    /// source terms with [`terms::GlossaryMatcher`] (whole words, any letter case).
     pub glossary: &'a [(String, String)],
 }
 

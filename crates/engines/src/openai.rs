@@ -22,9 +22,10 @@ use std::time::Duration;
 use platform::{HttpRequest, OutboundHttp};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use terms::{GlossaryMatcher, Segment};
 
 use crate::error::{excerpt, unreachable};
-use crate::text::{GlossaryMatcher, Segment, split_outer_whitespace};
+use crate::text::split_outer_whitespace;
 use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality, languages};
 
 /// The engine's name, as the `engine` variable spells it.
@@ -257,8 +258,9 @@ pub fn build_messages(request: &EngineRequest<'_>, texts: &[&str]) -> Value {
     ])
 }
 
-/// The glossary entries whose source term occurs in `texts`, in glossary order: a glossary may
-/// hold thousands of entries, and the prompt needs only those that apply.
+/// The glossary entries whose source term occurs in `texts` (as [`GlossaryMatcher`] finds them),
+/// in glossary order: a glossary may hold thousands of entries, and the prompt needs only those
+/// that apply.
 fn used_terms<'g>(glossary: &'g [(String, String)], texts: &[&str]) -> Vec<&'g (String, String)> {
     let matcher = GlossaryMatcher::new(glossary);
     let mut used = BTreeSet::new();

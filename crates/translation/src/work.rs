@@ -1,11 +1,12 @@
 //! The translation itself: source languages, units, engine calls, reassembly.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use api::ApiError;
 use catalogue::Language;
 use engines::{Engine, EngineError, EngineRequest};
 use markup::{Markup, MarkupError, RenderError, TextPiece, UnitResult};
+use terms::{GlossaryMatcher, Segment};
 
 use crate::request::{Formality, TranslateRequest};
 
@@ -43,6 +44,8 @@ pub enum TranslateError {
     Markup(#[from] MarkupError),
     #[error("the translated units did not fit the markup: {0}")]
     Render(#[from] RenderError),
+    #[error("reading the glossary entries failed: {0}")]
+    Glossary(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl TranslateError {
@@ -72,8 +75,39 @@ impl TranslateError {
 /// The language of a text that has no letters, where detection cannot tell.
 const FALLBACK_SOURCE: &str = "en";
 
-/// Translates every text of `request` with `engine`.
-pub fn translate(request: &TranslateRequest, engine: &dyn Engine) -> Result<Translations, TranslateError> {
+/// A glossary entry: a source term and the target term it must become.
+pub type Term = (String, String);
+
+/// Where a translation finds the glossary entries of its request's glossaries.
+///
+/// A glossary may hold 100,000 entries; a translation asks only for those whose source term
+/// starts with one of `keys` (the `terms::first_key` of every place a term could start in its
+/// texts), which are all that can match.
+pub trait TermSource {
+    fn terms_for(&self, keys: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>>;
+}
+
+/// No glossary: the request named none.
+pub struct NoGlossary;
+
+impl TermSource for NoGlossary {
+    fn terms_for(&self, _: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Vec::new())
+    }
+}
+
+/// Translates every text of `request` with `engine`, with the glossary entries `glossary` has for
+/// them (see [`TermSource`]).
+///
+/// Every occurrence of a glossary source term comes out as its target term, whatever the
+/// engine: the engine gets the matching entries (and applies them its own way), and each unit
+/// whose translation lacks one of its terms is translated again piece by piece, the text
+/// between the terms by the engine and the terms as the glossary defines them.
+pub fn translate(
+    request: &TranslateRequest,
+    engine: &dyn Engine,
+    glossary: &dyn TermSource,
+) -> Result<Translations, TranslateError> {
     let target = request.target;
     let sources: Vec<&'static Language> = request
         .texts
@@ -108,7 +142,7 @@ pub fn translate(request: &TranslateRequest, engine: &dyn Engine) -> Result<Tran
         let translated = if source == target.base_code() {
             group.iter().map(|text| (*text).to_owned()).collect()
         } else {
-            translate_group(request, engine, source, &group)?
+            translate_group(request, engine, glossary, source, &group)?
         };
         for (index, text) in indexes.into_iter().zip(translated) {
             texts[index] = Some(text);
@@ -147,6 +181,7 @@ enum Shape<'t> {
 fn translate_group(
     request: &TranslateRequest,
     engine: &dyn Engine,
+    glossary: &dyn TermSource,
     source: &'static str,
     texts: &[&str],
 ) -> Result<Vec<String>, TranslateError> {
@@ -168,7 +203,14 @@ fn translate_group(
             Shape::Tagged(markup) => units.extend(markup.units().iter().map(|unit| unit.text().to_owned())),
         }
     }
-    let translated = call_engine(request, engine, source, &units)?;
+    let glossary = if request.glossary_ids.is_empty() {
+        Vec::new()
+    } else {
+        let keys: BTreeSet<String> = units.iter().flat_map(|unit| terms::text_keys(unit)).collect();
+        glossary.terms_for(&keys).map_err(TranslateError::Glossary)?
+    };
+    let matcher = GlossaryMatcher::new(&glossary);
+    let translated = translate_units(request, engine, source, &units, &glossary, &matcher)?;
     let mut translated = translated.into_iter();
 
     // Units whose translation lost or duplicated a placeholder are translated again, piece by
@@ -210,7 +252,7 @@ fn translate_group(
     let mut fallback = if fallback_pieces.is_empty() {
         Vec::new().into_iter()
     } else {
-        call_engine(request, engine, source, &fallback_pieces)?.into_iter()
+        translate_units(request, engine, source, &fallback_pieces, &glossary, &matcher)?.into_iter()
     };
 
     let mut out = Vec::with_capacity(shapes.len());
@@ -247,11 +289,68 @@ fn translate_group(
     Ok(out)
 }
 
+/// Translates units with the glossary, then checks that every unit's translation has each of
+/// its terms; a unit that lacks one is put together from its pieces instead: the text between
+/// its terms and placeholders translated without the glossary, the terms as the glossary says.
+fn translate_units(
+    request: &TranslateRequest,
+    engine: &dyn Engine,
+    source: &str,
+    units: &[String],
+    glossary: &[Term],
+    matcher: &GlossaryMatcher<'_>,
+) -> Result<Vec<String>, TranslateError> {
+    let mut translated = call_engine(request, engine, source, units, glossary)?;
+    if matcher.is_empty() {
+        return Ok(translated);
+    }
+    let failing: Vec<(usize, Vec<Segment<'_>>)> = units
+        .iter()
+        .zip(&translated)
+        .enumerate()
+        .filter(|(_, (unit, output))| !terms::contains_terms(output, &matcher.expected_terms(unit)))
+        .map(|(index, (unit, _))| (index, matcher.segments(unit)))
+        .collect();
+    if failing.is_empty() {
+        return Ok(translated);
+    }
+    // The plain runs of every failing unit, without their outer whitespace, in one engine call.
+    let runs: Vec<String> = failing
+        .iter()
+        .flat_map(|(_, segments)| segments.iter())
+        .filter_map(|segment| match segment {
+            Segment::Plain(text) if !text.trim().is_empty() => Some(text.trim().to_owned()),
+            _ => None,
+        })
+        .collect();
+    let mut runs = call_engine(request, engine, source, &runs, &[])?.into_iter();
+    for (index, segments) in failing {
+        let mut rebuilt = String::with_capacity(units[index].len() + 16);
+        for segment in segments {
+            match segment {
+                Segment::Plain(text) if text.trim().is_empty() => rebuilt.push_str(text),
+                Segment::Plain(text) => {
+                    let body = text.trim();
+                    let start = text.len() - text.trim_start().len();
+                    rebuilt.push_str(&text[..start]);
+                    rebuilt.push_str(runs.next().as_deref().unwrap_or(body));
+                    rebuilt.push_str(&text[start + body.len()..]);
+                }
+                Segment::Placeholder(placeholder) => rebuilt.push_str(placeholder),
+                Segment::Term { entry, capitalised } => rebuilt.push_str(&matcher.target(entry, capitalised)),
+            }
+        }
+        translated[index] = rebuilt;
+    }
+    Ok(translated)
+}
+
 fn call_engine(
     request: &TranslateRequest,
     engine: &dyn Engine,
     source: &str,
     units: &[String],
+    glossary: &[Term],
 ) -> Result<Vec<String>, TranslateError> {
     if units.is_empty() {
         return Ok(Vec::new());
@@ -266,7 +365,7 @@ fn call_engine(
         formality,
         context: request.context.as_deref(),
         custom_instructions: &request.custom_instructions,
-        glossary: &[],
+        glossary,
     };
     let translated = engine.translate(&engine_request)?;
     if translated.len() != units.len() {
@@ -289,6 +388,87 @@ mod tests {
 
     fn request(json: &str) -> TranslateRequest {
         TranslateRequest::parse(&Params::from_json(json.as_bytes()).unwrap()).unwrap()
+    }
+
+    fn translate(request: &TranslateRequest, engine: &dyn Engine) -> Result<Translations, TranslateError> {
+        super::translate(request, engine, &NoGlossary)
+    }
+
+    /// A glossary in memory that answers, like the store, only the entries whose first key was
+    /// asked for, and remembers the keys.
+    struct Glossary {
+        entries: Vec<Term>,
+        asked: std::cell::RefCell<BTreeSet<String>>,
+    }
+
+    impl Glossary {
+        fn new(entries: &[(&str, &str)]) -> Glossary {
+            Glossary {
+                entries: entries.iter().map(|(s, t)| (s.to_string(), t.to_string())).collect(),
+                asked: Default::default(),
+            }
+        }
+    }
+
+    impl TermSource for Glossary {
+        fn terms_for(&self, keys: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>> {
+            self.asked.borrow_mut().extend(keys.iter().cloned());
+            Ok(self.entries.iter().filter(|(source, _)| keys.contains(&terms::first_key(source))).cloned().collect())
+        }
+    }
+
+    const WITH_GLOSSARY: &str = r#""source_lang": "EN", "glossary_id": "def3a26b-3e84-45b3-84ae-0c0aaf3525f7""#;
+
+    fn with_glossary(
+        engine: &dyn Engine,
+        json_texts: &str,
+        target: &str,
+        extra: &str,
+        glossary: &Glossary,
+    ) -> Vec<String> {
+        let json = format!(r#"{{"text": {json_texts}, "target_lang": "{target}", {WITH_GLOSSARY}{extra}}}"#);
+        let result = super::translate(&request(&json), engine, glossary).unwrap();
+        result.items.into_iter().map(|item| item.text).collect()
+    }
+
+    #[test]
+    fn glossary_terms_come_out_as_defined_even_when_the_engine_ignores_them() {
+        let glossary = Glossary::new(&[("house", "casa"), ("red house", "casa roja"), ("car", "coche")]);
+        // PairsOnly upper-cases everything and knows nothing of glossaries.
+        let out = with_glossary(
+            &PairsOnly,
+            r#"["The red house and the house. A car!", "No terms here."]"#,
+            "ES",
+            "",
+            &glossary,
+        );
+        assert_eq!(out[0], "THE casa roja AND THE casa. A coche!");
+        assert_eq!(out[1], "NO TERMS HERE.");
+        assert!(glossary.asked.borrow().contains("red") && glossary.asked.borrow().contains("car"));
+        assert!(!glossary.asked.borrow().contains("<"), "keys are words");
+    }
+
+    #[test]
+    fn glossary_terms_survive_markup_and_sentence_splitting_settings() {
+        let glossary = Glossary::new(&[("house", "casa")]);
+        for extra in [r#", "tag_handling": "xml""#, r#", "tag_handling": "html""#] {
+            let out =
+                with_glossary(&PairsOnly, r#"["<p>The <b>house</b> is big. My house!</p>"]"#, "ES", extra, &glossary);
+            assert_eq!(out[0], "<p>THE <b>casa</b> IS BIG. MY casa!</p>", "{extra}");
+        }
+        for split in ["0", "1", "nonewlines"] {
+            let extra = format!(r#", "split_sentences": "{split}""#);
+            let out = with_glossary(&PairsOnly, r#"["One house.\nTwo houses. House!"]"#, "ES", &extra, &glossary);
+            assert_eq!(out[0], "ONE casa.\nTWO HOUSES. Casa!", "split_sentences={split}");
+        }
+    }
+
+    #[test]
+    fn engines_that_apply_glossaries_need_no_second_pass() {
+        let glossary = Glossary::new(&[("house", "Haus"), ("Glossa", "GLOSSA")]);
+        let engine = DeterministicEngine::new();
+        let out = with_glossary(&engine, r#"["Glossa builds a house."]"#, "DE", "", &glossary);
+        assert!(out[0].contains("GLOSSA") && out[0].contains("Haus"), "{}", out[0]);
     }
 
     #[test]

@@ -28,11 +28,11 @@
 //!
 //! # Glossaries, best effort
 //!
-//! Apertium copies unknown words unchanged, so each glossary term is replaced by a token no
-//! dictionary knows (`qzx0qz`, `qzx1qz`, …) before translation, and each token by its target term
-//! afterwards. The surrounding words are translated without knowing the term (agreement may
-//! suffer), and a token the pipeline mangles leaves its term out; a text that already contains
-//! `qzx` is sent without this protection.
+//! Apertium copies unknown words unchanged, so each glossary term (found by
+//! [`terms::GlossaryMatcher`]) is replaced by a token no dictionary knows (`qzx0qz`, `qzx1qz`, …)
+//! before translation, and each token by its target term afterwards. The surrounding words are
+//! translated without knowing the term (agreement may suffer), and a token the pipeline mangles
+//! leaves its term out; a text that already contains `qzx` is sent without this protection.
 
 pub mod pairs;
 
@@ -43,10 +43,11 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use platform::{Clock, HttpRequest, KeyValue, OutboundHttp, SystemClock};
 use serde::{Deserialize, Serialize};
+use terms::{GlossaryMatcher, Segment, capitalise};
 
 use self::pairs::{Leg, PairTable, Plan, RawPairs};
 use crate::error::{excerpt, unreachable};
-use crate::text::{GlossaryMatcher, Segment, capitalise, split_outer_whitespace};
+use crate::text::split_outer_whitespace;
 use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest};
 
 /// The engine's name, as the `engine` variable spells it.

@@ -53,6 +53,15 @@ fn glossary_terms_become_tokens_and_come_back() {
 }
 
 #[test]
+fn glossary_tokens_follow_the_matching_rules_of_terms() {
+    // Any case matches; only a capitalised occurrence at a sentence start capitalises the target.
+    let glossary = vec![("house".to_owned(), "casa".to_owned()), ("red house".to_owned(), "casa roja".to_owned())];
+    let (protected, terms) = protect_terms("The HOUSE. Red House, a red HOUSE", &GlossaryMatcher::new(&glossary));
+    assert_eq!(protected, "The qzx0qz. qzx1qz, a qzx2qz");
+    assert_eq!(terms, ["casa", "Casa roja", "casa roja"]);
+}
+
+#[test]
 fn texts_that_already_contain_the_token_are_not_protected() {
     let glossary = vec![("house".to_owned(), "casa".to_owned())];
     let (protected, terms) = protect_terms("QZX7QZ house", &GlossaryMatcher::new(&glossary));

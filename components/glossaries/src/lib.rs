@@ -1,0 +1,300 @@
+//! Component `glossaries`: the glossary API, for developer keys.
+//!
+//! v2 (one language pair per glossary):
+//!
+//! * `POST /v2/glossaries` (`name`, `source_lang`, `target_lang`, `entries`, `entries_format`) → 201
+//! * `GET /v2/glossaries`, `GET /v2/glossaries/{id}`, `DELETE /v2/glossaries/{id}` → 204
+//! * `GET /v2/glossaries/{id}/entries`: TSV (`Accept` must allow `text/tab-separated-values`)
+//!
+//! v3 (a glossary holds dictionaries, one per language pair):
+//!
+//! * `POST /v3/glossaries` (`name`, `dictionaries`) → 201; `GET /v3/glossaries`
+//! * `GET`, `PATCH` (rename, merge entries into one dictionary), `DELETE /v3/glossaries/{id}`
+//! * `PUT /v3/glossaries/{id}/dictionaries` (replace one dictionary),
+//!   `DELETE /v3/glossaries/{id}/dictionaries?source_lang=…&target_lang=…`
+//! * `GET /v3/glossaries/{id}/entries?source_lang=…&target_lang=…`
+//!
+//! Both versions see the same glossaries: a v2 glossary is a glossary with one dictionary, and
+//! v2 reads of a glossary with another number of dictionaries are refused with a pointer to v3.
+//! Another subscription's glossary answers 404, like an unknown one. The pairs accepted are
+//! those `/v2/glossary-language-pairs` lists: glossary languages the engine translates between.
+
+use accounts::{Access, Services};
+use api::params::missing;
+use api::{ApiError, ApiResponse, Request};
+use catalogue::Coverage;
+use glossary::{DictionaryInfo, Glossary, LanguagePair};
+use platform_spin::{Host, incoming, respond};
+use serde::Serialize;
+use serde_json::json;
+use spin_sdk::http_component;
+
+/// The largest request body: several dictionaries of up to 10 MiB each.
+const MAX_BODY_BYTES: usize = 64 << 20;
+/// The only media type v2 entries are served as.
+const TSV: &str = "text/tab-separated-values";
+
+#[http_component]
+fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
+    respond(route(&incoming(&request)))
+}
+
+/// What a path of this component names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Endpoint<'a> {
+    /// `/v2/glossaries`, `/v3/glossaries`
+    Collection(Version),
+    /// `/v{2,3}/glossaries/{id}`
+    Glossary(Version, &'a str),
+    /// `/v{2,3}/glossaries/{id}/entries`
+    Entries(Version, &'a str),
+    /// `/v3/glossaries/{id}/dictionaries`
+    Dictionaries(&'a str),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    V2,
+    V3,
+}
+
+impl<'a> Endpoint<'a> {
+    fn of(path: &'a str) -> Option<Endpoint<'a>> {
+        let (version, rest) = if let Some(rest) = path.strip_prefix("/v2/glossaries") {
+            (Version::V2, rest)
+        } else {
+            (Version::V3, path.strip_prefix("/v3/glossaries")?)
+        };
+        let mut parts = rest.split('/').skip(1);
+        match (parts.next(), parts.next(), parts.next()) {
+            (None, ..) => Some(Endpoint::Collection(version)),
+            (Some(id), None, _) if !id.is_empty() => Some(Endpoint::Glossary(version, id)),
+            (Some(id), Some("entries"), None) if !id.is_empty() => Some(Endpoint::Entries(version, id)),
+            (Some(id), Some("dictionaries"), None) if !id.is_empty() && version == Version::V3 => {
+                Some(Endpoint::Dictionaries(id))
+            }
+            _ => None,
+        }
+    }
+
+    fn methods(self) -> &'static [&'static str] {
+        match self {
+            Endpoint::Collection(_) => &["GET", "POST"],
+            Endpoint::Glossary(Version::V2, _) => &["GET", "DELETE"],
+            Endpoint::Glossary(Version::V3, _) => &["GET", "PATCH", "DELETE"],
+            Endpoint::Entries(..) => &["GET"],
+            Endpoint::Dictionaries(_) => &["PUT", "DELETE"],
+        }
+    }
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    let endpoint = Endpoint::of(request.path.trim_end_matches('/')).ok_or_else(|| ApiError::not_found("Not found."))?;
+    let method = request.method.as_str();
+    if !endpoint.methods().contains(&method) {
+        return Err(ApiError::method_not_allowed(endpoint.methods()));
+    }
+    let host = Host::for_request(request)?;
+    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
+    let (principal, params) =
+        accounts::authenticate_request_within(&services, &host.vars, request, Access::Developer, MAX_BODY_BYTES)?;
+    let subscription = principal.subscription.id.as_str();
+    let db = services.db;
+    // What the engine translates, read only by the calls that store entries.
+    let coverage = || -> Result<Coverage, ApiError> {
+        let engine = translation::configured_engine(&host.vars, &host.http, Some(&host.kv))?;
+        translation::catalogue_coverage(engine.as_ref())
+    };
+
+    match (endpoint, method) {
+        (Endpoint::Collection(Version::V2), "POST") => {
+            let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
+            let dictionary = glossary::dictionary(&params, &coverage()?)?;
+            let created = glossary::store::create(&services, subscription, &name, &[dictionary])?;
+            Ok(ApiResponse::json(201, &monolingual(&created)?))
+        }
+        (Endpoint::Collection(Version::V3), "POST") => {
+            let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
+            let dictionaries = glossary::dictionaries(&params, &coverage()?)?
+                .filter(|dictionaries| !dictionaries.is_empty())
+                .ok_or_else(|| missing("dictionaries"))?;
+            let created = glossary::store::create(&services, subscription, &name, &dictionaries)?;
+            Ok(ApiResponse::json(201, &Multilingual::from(&created)))
+        }
+        (Endpoint::Collection(version), _) => {
+            let glossaries = glossary::store::list(db, subscription)?;
+            Ok(match version {
+                // v2 lists what it can describe: glossaries with exactly one dictionary.
+                Version::V2 => {
+                    let listed: Vec<Monolingual> =
+                        glossaries.iter().filter_map(|glossary| monolingual(glossary).ok()).collect();
+                    ApiResponse::json(200, &Listing { glossaries: listed })
+                }
+                Version::V3 => {
+                    let listed: Vec<Multilingual> = glossaries.iter().map(Multilingual::from).collect();
+                    ApiResponse::json(200, &Listing { glossaries: listed })
+                }
+            })
+        }
+        (Endpoint::Glossary(_, id), "DELETE") => {
+            glossary::store::delete(db, subscription, &glossary_id(id)?)?;
+            Ok(no_content())
+        }
+        (Endpoint::Glossary(Version::V3, id), "PATCH") => {
+            let id = glossary_id(id)?;
+            let name = glossary::name(&params)?;
+            let mut dictionaries = glossary::dictionaries(&params, &coverage()?)?.unwrap_or_default();
+            if dictionaries.len() > 1 {
+                return Err(ApiError::bad_request(
+                    "Value for 'dictionaries' not supported: a PATCH takes at most one dictionary.",
+                ));
+            }
+            if name.is_none() && dictionaries.is_empty() {
+                return Err(ApiError::bad_request("Parameter 'name' or 'dictionaries' not specified"));
+            }
+            let updated = glossary::store::update(db, subscription, &id, name.as_deref(), dictionaries.pop().as_ref())?;
+            Ok(ApiResponse::json(200, &Multilingual::from(&updated)))
+        }
+        (Endpoint::Glossary(version, id), _) => {
+            let found = glossary::store::get(db, subscription, &glossary_id(id)?)?;
+            Ok(match version {
+                Version::V2 => ApiResponse::json(200, &monolingual(&found)?),
+                Version::V3 => ApiResponse::json(200, &Multilingual::from(&found)),
+            })
+        }
+        (Endpoint::Entries(Version::V2, id), _) => {
+            if !accepts_tsv(request) {
+                return Err(ApiError::new(415, "No supported media type specified in Accept header"));
+            }
+            let id = glossary_id(id)?;
+            let found = glossary::store::get(db, subscription, &id)?;
+            monolingual(&found)?;
+            let pair = &found.dictionaries[0].pair;
+            let entries = glossary::store::entries(db, subscription, &id, pair)?;
+            Ok(ApiResponse {
+                status: 200,
+                headers: vec![("content-type".into(), format!("{TSV}; charset=UTF-8"))],
+                body: glossary::entries::to_tsv(&entries).into_bytes(),
+            })
+        }
+        (Endpoint::Entries(Version::V3, id), _) => {
+            let pair = glossary::requested_pair(&params)?;
+            let entries = glossary::store::entries(db, subscription, &glossary_id(id)?, &pair)?;
+            Ok(ApiResponse::json(
+                200,
+                &json!({ "dictionaries": [{
+                    "source_lang": pair.source,
+                    "target_lang": pair.target,
+                    "entries": glossary::entries::to_tsv(&entries),
+                    "entries_format": "tsv",
+                }]}),
+            ))
+        }
+        (Endpoint::Dictionaries(id), "PUT") => {
+            let id = glossary_id(id)?;
+            let dictionary = glossary::dictionary(&params, &coverage()?)?;
+            let info = glossary::store::replace_dictionary(db, subscription, &id, &dictionary)?;
+            Ok(ApiResponse::json(200, &DictionaryObject::from(&info)))
+        }
+        (Endpoint::Dictionaries(id), _) => {
+            let pair = glossary::requested_pair(&params)?;
+            glossary::store::delete_dictionary(db, subscription, &glossary_id(id)?, &pair)?;
+            Ok(no_content())
+        }
+    }
+}
+
+/// A glossary id from the path, in its canonical lower-case form; anything else names no
+/// glossary.
+fn glossary_id(raw: &str) -> Result<String, ApiError> {
+    uuid::Uuid::parse_str(raw)
+        .map(|id| id.hyphenated().to_string())
+        .map_err(|_| ApiError::not_found(glossary::GlossaryError::NotFound.to_string()))
+}
+
+/// Whether the request's `Accept` allows TSV (no `Accept` allows anything).
+fn accepts_tsv(request: &Request) -> bool {
+    let values: Vec<&str> =
+        request.header_values("accept").filter_map(|value| std::str::from_utf8(value).ok()).collect();
+    values.is_empty()
+        || values.iter().flat_map(|value| value.split(',')).any(|range| {
+            let media = range.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+            matches!(media.as_str(), "" | "*/*" | "text/*" | TSV)
+        })
+}
+
+fn no_content() -> ApiResponse {
+    ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() }
+}
+
+/// `{"glossaries": [...]}`.
+#[derive(Serialize)]
+struct Listing<T> {
+    glossaries: Vec<T>,
+}
+
+/// The v2 shape of a glossary.
+#[derive(Serialize)]
+struct Monolingual<'a> {
+    glossary_id: &'a str,
+    name: &'a str,
+    ready: bool,
+    source_lang: &'a str,
+    target_lang: &'a str,
+    creation_time: &'a str,
+    entry_count: i64,
+}
+
+/// A glossary in the v2 shape, or a 400 when it has not exactly one dictionary.
+fn monolingual(glossary: &Glossary) -> Result<Monolingual<'_>, ApiError> {
+    match glossary.dictionaries.as_slice() {
+        [only] => Ok(Monolingual {
+            glossary_id: &glossary.id,
+            name: &glossary.name,
+            ready: true,
+            source_lang: &only.pair.source,
+            target_lang: &only.pair.target,
+            creation_time: &glossary.creation_time,
+            entry_count: only.entry_count,
+        }),
+        dictionaries => Err(ApiError::bad_request(format!(
+            "Glossary {id} holds {count} dictionaries: read it with /v3/glossaries/{id}.",
+            id = glossary.id,
+            count = dictionaries.len()
+        ))),
+    }
+}
+
+/// The v3 shape of a glossary.
+#[derive(Serialize)]
+struct Multilingual<'a> {
+    glossary_id: &'a str,
+    name: &'a str,
+    dictionaries: Vec<DictionaryObject<'a>>,
+    creation_time: &'a str,
+}
+
+impl<'a> From<&'a Glossary> for Multilingual<'a> {
+    fn from(glossary: &'a Glossary) -> Self {
+        Multilingual {
+            glossary_id: &glossary.id,
+            name: &glossary.name,
+            dictionaries: glossary.dictionaries.iter().map(DictionaryObject::from).collect(),
+            creation_time: &glossary.creation_time,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DictionaryObject<'a> {
+    source_lang: &'a str,
+    target_lang: &'a str,
+    entry_count: i64,
+}
+
+impl<'a> From<&'a DictionaryInfo> for DictionaryObject<'a> {
+    fn from(info: &'a DictionaryInfo) -> Self {
+        let LanguagePair { source, target } = &info.pair;
+        DictionaryObject { source_lang: source, target_lang: target, entry_count: info.entry_count }
+    }
+}

@@ -1,0 +1,239 @@
+//! The store and the request readers, against an in-memory database with the real schema.
+
+use std::collections::BTreeSet;
+
+use accounts::Services;
+use api::Params;
+use catalogue::Coverage;
+use platform::native::SqliteDb;
+use platform::{Database, FixedClock, OsRandom};
+
+use super::*;
+
+struct Fixture {
+    db: SqliteDb,
+    clock: FixedClock,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let db = SqliteDb::open_in_memory().expect("open an in-memory database");
+        db.migrate(&[include_str!("../../../sql/0005_glossaries.sql")]).expect("apply the schema");
+        // 2026-11-21T10:00:00.123Z
+        let clock = FixedClock::new(std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_255_200_123));
+        Fixture { db, clock }
+    }
+
+    fn services(&self) -> Services<'_> {
+        Services { db: &self.db, clock: &self.clock, random: &OsRandom }
+    }
+}
+
+fn dictionary(source: &str, target: &str, entries: &[(&str, &str)]) -> NewDictionary {
+    NewDictionary {
+        pair: LanguagePair::new(source, target),
+        entries: entries.iter().map(|(s, t)| (s.to_string(), t.to_string())).collect(),
+    }
+}
+
+fn params(json: &str) -> Params {
+    Params::from_json(json.as_bytes()).unwrap()
+}
+
+#[test]
+fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
+    let fixture = Fixture::new();
+    let created = store::create(
+        &fixture.services(),
+        "sub-a",
+        "Terms",
+        &[dictionary("en", "de", &[("house", "Haus"), ("car", "Auto")]), dictionary("de", "en", &[("Haus", "house")])],
+    )
+    .unwrap();
+    assert_eq!(created.name, "Terms");
+    assert_eq!(created.creation_time, "2026-11-21T10:00:00.123Z");
+    assert_eq!(created.id.len(), 36);
+    let pairs: Vec<(String, i64)> = created.dictionaries.iter().map(|d| (d.pair.to_string(), d.entry_count)).collect();
+    assert_eq!(pairs, [("DE → EN".to_string(), 1), ("EN → DE".to_string(), 2)]);
+
+    assert_eq!(store::list(&fixture.db, "sub-a").unwrap(), std::slice::from_ref(&created));
+    assert!(store::list(&fixture.db, "sub-b").unwrap().is_empty());
+    assert!(matches!(store::get(&fixture.db, "sub-b", &created.id), Err(GlossaryError::NotFound)));
+    assert!(matches!(store::delete(&fixture.db, "sub-b", &created.id), Err(GlossaryError::NotFound)));
+
+    let entries = store::entries(&fixture.db, "sub-a", &created.id, &LanguagePair::new("en", "de")).unwrap();
+    assert_eq!(entries, [("house".to_string(), "Haus".to_string()), ("car".to_string(), "Auto".to_string())]);
+    assert!(matches!(
+        store::entries(&fixture.db, "sub-a", &created.id, &LanguagePair::new("en", "fr")),
+        Err(GlossaryError::DictionaryNotFound)
+    ));
+
+    store::delete(&fixture.db, "sub-a", &created.id).unwrap();
+    assert!(store::list(&fixture.db, "sub-a").unwrap().is_empty());
+    let left = fixture.db.execute("SELECT count(*) FROM glossary_entries", &[]).unwrap();
+    assert_eq!(left.rows[0].get::<i64>(0).unwrap(), 0, "entries go with their glossary");
+}
+
+#[test]
+fn patch_merges_and_put_replaces() {
+    let fixture = Fixture::new();
+    let glossary =
+        store::create(&fixture.services(), "s", "G", &[dictionary("en", "de", &[("house", "Haus"), ("car", "Auto")])])
+            .unwrap();
+    let merged = store::update(
+        &fixture.db,
+        "s",
+        &glossary.id,
+        Some("Renamed"),
+        Some(&dictionary("en", "de", &[("car", "Wagen"), ("tree", "Baum")])),
+    )
+    .unwrap();
+    assert_eq!(merged.name, "Renamed");
+    assert_eq!(merged.dictionaries[0].entry_count, 3);
+    let pair = LanguagePair::new("en", "de");
+    let entries = store::entries(&fixture.db, "s", &glossary.id, &pair).unwrap();
+    assert_eq!(
+        entries,
+        [
+            ("house".to_string(), "Haus".to_string()),
+            ("car".to_string(), "Wagen".to_string()),
+            ("tree".to_string(), "Baum".to_string())
+        ]
+    );
+
+    let added =
+        store::update(&fixture.db, "s", &glossary.id, None, Some(&dictionary("en", "fr", &[("car", "voiture")])))
+            .unwrap();
+    assert_eq!(added.dictionaries.len(), 2);
+
+    let replaced =
+        store::replace_dictionary(&fixture.db, "s", &glossary.id, &dictionary("en", "de", &[("sun", "Sonne")]))
+            .unwrap();
+    assert_eq!(replaced.entry_count, 1);
+    assert_eq!(
+        store::entries(&fixture.db, "s", &glossary.id, &pair).unwrap(),
+        [("sun".to_string(), "Sonne".to_string())]
+    );
+
+    store::delete_dictionary(&fixture.db, "s", &glossary.id, &pair).unwrap();
+    assert!(matches!(
+        store::delete_dictionary(&fixture.db, "s", &glossary.id, &pair),
+        Err(GlossaryError::DictionaryNotFound)
+    ));
+    assert_eq!(store::get(&fixture.db, "s", &glossary.id).unwrap().dictionaries.len(), 1);
+}
+
+#[test]
+fn a_subscription_holds_at_most_the_maximum_number_of_glossaries() {
+    let fixture = Fixture::new();
+    fixture
+        .db
+        .execute(
+            "INSERT INTO glossaries (id, subscription_id, name, created_at) \
+             SELECT 'g' || value, 's', 'n', 'now' FROM generate_series(1, ?)",
+            &[MAX_GLOSSARIES.into()],
+        )
+        .or_else(|_| {
+            // Without the series extension: a recursive count.
+            fixture.db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) \
+                 INSERT INTO glossaries (id, subscription_id, name, created_at) SELECT 'g' || i, 's', 'n', 'now' FROM n",
+                &[MAX_GLOSSARIES.into()],
+            )
+        })
+        .unwrap();
+    let refused = store::create(&fixture.services(), "s", "one more", &[dictionary("en", "de", &[("a", "b")])]);
+    assert!(matches!(refused, Err(GlossaryError::TooMany)));
+    assert!(store::create(&fixture.services(), "other", "fine", &[dictionary("en", "de", &[("a", "b")])]).is_ok());
+}
+
+#[test]
+fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossary_wins() {
+    let fixture = Fixture::new();
+    let services = fixture.services();
+    let first = store::create(
+        &services,
+        "s",
+        "first",
+        &[dictionary("en", "de", &[("red house", "Rothaus"), ("car", "Auto"), ("tree", "Baum")])],
+    )
+    .unwrap();
+    let second =
+        store::create(&services, "s", "second", &[dictionary("en", "de", &[("car", "Wagen"), ("sun", "Sonne")])])
+            .unwrap();
+    let pair = LanguagePair::new("en", "de");
+    let selection = Selection::resolve(&fixture.db, "s", &[first.id.clone(), second.id.clone()], &pair).unwrap();
+    let keys: BTreeSet<String> = ["red", "car", "sun", "moon"].iter().map(|key| key.to_string()).collect();
+    let mut found = selection.entries_for(&fixture.db, &keys).unwrap();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("car".to_string(), "Auto".to_string()),
+            ("red house".to_string(), "Rothaus".to_string()),
+            ("sun".to_string(), "Sonne".to_string())
+        ]
+    );
+
+    assert!(matches!(
+        Selection::resolve(&fixture.db, "other", std::slice::from_ref(&first.id), &pair),
+        Err(LookupError::UnknownGlossary(_))
+    ));
+    let missing =
+        Selection::resolve(&fixture.db, "s", std::slice::from_ref(&first.id), &LanguagePair::new("en", "fr")).unwrap_err();
+    assert_eq!(missing.to_string(), format!("Glossary {} has no dictionary for the language pair EN → FR.", first.id));
+}
+
+#[test]
+fn the_key_lookup_uses_the_index() {
+    let fixture = Fixture::new();
+    let plan = fixture
+        .db
+        .execute(&format!("EXPLAIN QUERY PLAN {}", store::ENTRIES_FOR_KEYS), &["[\"a\"]".into(), 1.into()])
+        .unwrap();
+    let text = format!("{:?}", plan.rows);
+    assert!(text.contains("glossary_entries_by_key"), "{text}");
+}
+
+#[test]
+fn request_readers_check_languages_pairs_names_and_entries() {
+    let all = Coverage::All;
+    let read = dictionary_from(r#"{"source_lang": "EN", "target_lang": "de-CH", "entries": "a\tb"}"#, &all);
+    // de-CH is a beta variant; its base German supports glossaries.
+    assert_eq!(read.unwrap().pair, LanguagePair::new("en", "de"));
+    let error = dictionary_from(r#"{"source_lang": "th", "target_lang": "en", "entries": "a\tb"}"#, &all).unwrap_err();
+    assert_eq!(error.message, "Value for 'source_lang' not supported.");
+    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "EN", "entries": "a\tb"}"#, &all).unwrap_err();
+    assert_eq!(error.message, "Glossaries are not supported for the language pair EN → EN.");
+    let small = Coverage::pairs([("en", "es")]);
+    assert!(dictionary_from(r#"{"source_lang": "en", "target_lang": "de", "entries": "a\tb"}"#, &small).is_err());
+    assert!(dictionary_from(r#"{"source_lang": "en", "target_lang": "es", "entries": "a\tb"}"#, &small).is_ok());
+    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "de", "entries": "a b"}"#, &all).unwrap_err();
+    assert_eq!((error.status, error.message.as_str()), (400, INVALID_ENTRIES));
+    assert_eq!(error.detail.as_deref(), Some("Entry with the index 0 (starting at position 0) misses tab separator"));
+    let error = dictionary_from(
+        r#"{"source_lang": "en", "target_lang": "de", "entries": "a,b", "entries_format": "xls"}"#,
+        &all,
+    )
+    .unwrap_err();
+    assert_eq!(error.message, "Value for 'entries_format' not supported.");
+    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "de"}"#, &all).unwrap_err();
+    assert_eq!(error.message, "Parameter 'entries' not specified");
+
+    assert_eq!(name(&params(r#"{"name": "x"}"#)).unwrap().as_deref(), Some("x"));
+    assert_eq!(name(&params(r#"{"name": " "}"#)).unwrap_err().message, "Parameter 'name' not specified");
+    assert!(name(&params(&format!(r#"{{"name": "{}"}}"#, "n".repeat(1025)))).is_err());
+    assert!(name(&params(r#"{"name": "a\u0007"}"#)).is_err());
+
+    let two = params(
+        r#"{"dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": "a\tb"},
+                              {"source_lang": "EN", "target_lang": "DE", "entries": "c\td"}]}"#,
+    );
+    assert!(dictionaries(&two, &all).unwrap_err().message.contains("two dictionaries"));
+    assert!(dictionaries(&params(r#"{"dictionaries": "nope"}"#), &all).is_err());
+    assert!(dictionaries(&params("{}"), &all).unwrap().is_none());
+}
+
+fn dictionary_from(json: &str, coverage: &Coverage) -> Result<NewDictionary, api::ApiError> {
+    super::dictionary(&params(json), coverage)
+}
