@@ -44,12 +44,14 @@ build-release:
 	./target/release/glossa build
 
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text
-## translation (bench/translate.sh) and the usage analytics over a million usage rows
-## (bench/analytics.sh).
+## translation (bench/translate.sh), glossaries (bench/glossary.sh: a 100,000-entry upload, and
+## translation with a 10,000-entry glossary against none) and the usage analytics over a million
+## usage rows (bench/analytics.sh).
 bench: setup setup-bench build-release
 	./target/release/glossa build -f tests/fixtures/spin.toml
 	bench/runner.sh
 	bench/translate.sh
+	bench/glossary.sh
 	bench/analytics.sh
 
 setup-bench:

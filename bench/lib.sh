@@ -42,3 +42,37 @@ figure() {
     non2xx) awk '/Non-2xx or 3xx responses:/ {print "non-2xx: " $NF} /Socket errors:/ {print "socket:" $0}' ;;
     esac
 }
+
+# The bootstrap admin key of the applications `app` starts.
+ADMIN_KEY=${ADMIN_KEY:-"bench000-0000-4000-8000-000000000000:adm"}
+
+# app NAME ENGINE [APERTIUM_URL]: starts the application and sets `address` (not printed: a
+# command substitution's subshell would lose the pid cleanup needs).
+app() {
+    local name=$1 engine=$2 apertium=${3:-http://127.0.0.1:2737}
+    local port args=()
+    port=$(free_port)
+    for migration in sql/*.sql; do args+=(--sqlite "@$migration"); done
+    SPIN_VARIABLE_ENGINE=$engine SPIN_VARIABLE_APERTIUM_URL=$apertium SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY=$ADMIN_KEY \
+        GLOSSA_LOG=warn "$RUNNER" up --listen "127.0.0.1:$port" --state-dir "$work/$name" "${args[@]}" \
+        >"$work/$name.log" 2>&1 &
+    pids+=($!)
+    wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/$name.log"
+    address="127.0.0.1:$port"
+}
+
+developer_key() {
+    curl -fs -X POST -H "Authorization: Service-Auth-Key $ADMIN_KEY" "http://$1/v2/admin/developer-keys" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])'
+}
+
+# A wrk script that POSTs a JSON body with a key.
+wrk_script() {
+    local key=$1 body=$2 file=$3
+    cat >"$file" <<LUA
+wrk.method = "POST"
+wrk.body = '$body'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Service-Auth-Key $key"
+LUA
+}

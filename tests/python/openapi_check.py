@@ -9,6 +9,7 @@ Usage: openapi_check.py BASE_URL ADMIN_KEY DEVELOPER_KEY
 Prints "openapi: N answers checked, M operations covered" and exits 0, or explains and exits 1.
 """
 
+import re
 import sys
 from datetime import date
 import tomllib
@@ -16,8 +17,9 @@ from pathlib import Path
 
 import requests
 import yaml
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+from openapi_core.deserializing.media_types.util import plain_loads
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +29,9 @@ def main():
     description = yaml.safe_load((ROOT / "docs" / "openapi.yaml").read_text())
     # The application under test listens on its own port.
     description["servers"] = [{"url": base}]
-    openapi = OpenAPI.from_dict(description)
+    # v2 glossary entries come as tab-separated values: read them as text, as text/plain is read.
+    config = Config(extra_media_type_deserializers={"text/tab-separated-values": plain_loads})
+    openapi = OpenAPI.from_dict(description, config=config)
     paths = openapi.spec / "paths"
     operations = set()
     for path_name, path in paths.items():
@@ -118,21 +122,40 @@ def main():
         ("HEAD", "/health", {}, {}, 200),
     ]
 
+    # A path with parameters ({glossary_id}) counts for the described path it matches.
+    templates = [(template_pattern(path_name), path_name) for path_name in described if "{" in path_name]
+
+    def described_path(path):
+        if path in described:
+            return path
+        return next((name for pattern, name in templates if pattern.match(path)), path)
+
     covered = set()
-    for method, path, headers, options, expected in calls:
+    answers = 0
+
+    def check(method, path, headers, options, expected):
+        """Sends one request; checks its status and that the answer matches the description."""
+        nonlocal answers
+        answers += 1
         options = dict(options)
         extra = options.pop("headers", {})
         response = requests.request(method, base + path, headers={**headers, **extra}, timeout=60, **options)
         where = f"{method} {path} -> {response.status_code}"
         if response.status_code != expected:
             problems.append(f"{where}: expected {expected}: {response.text[:300]}")
-            continue
+            return response
         try:
             openapi.validate_response(RequestsOpenAPIRequest(response.request), RequestsOpenAPIResponse(response))
         except Exception as error:  # the validator raises one of several error types
             details = getattr(error, "schema_errors", None) or getattr(error, "__cause__", None) or ""
             problems.append(f"{where}: the answer does not match the description: {error} {details}")
-        covered.add((method, path))
+        covered.add((method, described_path(path)))
+        return response
+
+    for call in calls:
+        check(*call)
+
+    check_glossaries(check, developer, admin, translate, uuid)
 
     missing = sorted(f"{method} {path}" for method, path in operations - covered)
     if missing:
@@ -140,7 +163,78 @@ def main():
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    print(f"openapi: {len(calls)} answers checked, {len(operations)} operations covered")
+    print(f"openapi: {answers} answers checked, {len(operations)} operations covered")
+
+
+def template_pattern(path_name):
+    """A regular expression matching the paths a described path with parameters stands for."""
+    parts = re.split(r"\{[^/}]+\}", path_name)
+    return re.compile("^" + "[^/]+".join(map(re.escape, parts)) + "$")
+
+
+def field(response, name):
+    """A field of a JSON answer, or "missing" (the failed call is reported already)."""
+    try:
+        return response.json().get(name, "missing")
+    except ValueError:
+        return "missing"
+
+
+def check_glossaries(check, developer, admin, translate, unknown):
+    """Every glossary operation, in an order where each call finds what the earlier ones made."""
+    tsv = "Hello\tHallo\nworld\tWelt"
+    v2 = {"name": "openapi v2", "source_lang": "EN", "target_lang": "DE", "entries": tsv, "entries_format": "tsv"}
+    created = check("POST", "/v2/glossaries", developer, {"json": v2}, 201)
+    v2_id = field(created, "glossary_id")
+    check("POST", "/v2/glossaries", developer, {"data": {**v2, "entries": "Hello\tHallo\nno tab here"}}, 400)
+    check("POST", "/v2/glossaries", developer, {"json": {**v2, "source_lang": "xx"}}, 400)
+    check("POST", "/v2/glossaries", admin, {"json": v2}, 403)
+    check("GET", "/v2/glossaries", developer, {}, 200)
+    check("GET", "/v2/glossaries", {}, {}, 403)
+    check("GET", f"/v2/glossaries/{v2_id}", developer, {}, 200)
+    check("GET", f"/v2/glossaries/{unknown}", developer, {}, 404)
+    check("GET", f"/v2/glossaries/{v2_id}/entries", developer, {"headers": {"Accept": "text/tab-separated-values"}}, 200)
+    check("GET", f"/v2/glossaries/{v2_id}/entries", developer, {"headers": {"Accept": "application/json"}}, 415)
+    check("GET", f"/v2/glossaries/{unknown}/entries", developer, {}, 404)
+
+    dictionaries = [
+        {"source_lang": "en", "target_lang": "de", "entries": tsv, "entries_format": "tsv"},
+        {"source_lang": "de", "target_lang": "en", "entries": "Hallo,Hello\nWelt,world", "entries_format": "csv"},
+    ]
+    created = check("POST", "/v3/glossaries", developer, {"json": {"name": "openapi v3", "dictionaries": dictionaries}}, 201)
+    v3_id = field(created, "glossary_id")
+    check("POST", "/v3/glossaries", developer, {"json": {"name": "twice", "dictionaries": [dictionaries[0]] * 2}}, 400)
+    check("POST", "/v3/glossaries", admin, {"json": {"name": "x", "dictionaries": dictionaries}}, 403)
+    check("GET", "/v3/glossaries", developer, {}, 200)
+    check("GET", f"/v3/glossaries/{v3_id}", developer, {}, 200)
+    check("GET", f"/v3/glossaries/{unknown}", developer, {}, 404)
+    check("GET", f"/v2/glossaries/{v3_id}", developer, {}, 400)  # two dictionaries: a v3 glossary
+    merge = {"source_lang": "en", "target_lang": "de", "entries": "Hello\tServus\ncat\tKatze"}
+    check("PATCH", f"/v3/glossaries/{v3_id}", developer, {"json": {"name": "openapi v3 renamed", "dictionaries": [merge]}}, 200)
+    check("PATCH", f"/v3/glossaries/{v3_id}", developer, {"json": {}}, 400)
+    check("PATCH", f"/v3/glossaries/{unknown}", developer, {"json": {"name": "x"}}, 404)
+    french = {"source_lang": "en", "target_lang": "fr", "entries": "Hello\tBonjour", "entries_format": "tsv"}
+    check("PUT", f"/v3/glossaries/{v3_id}/dictionaries", developer, {"data": french}, 200)
+    check("PUT", f"/v3/glossaries/{v3_id}/dictionaries", developer, {"json": {**french, "entries": " Hello\tBonjour"}}, 400)
+    check("PUT", f"/v3/glossaries/{unknown}/dictionaries", developer, {"json": french}, 404)
+    pair = {"source_lang": "en", "target_lang": "de"}
+    check("GET", f"/v3/glossaries/{v3_id}/entries", developer, {"params": pair}, 200)
+    check("GET", f"/v3/glossaries/{v3_id}/entries", developer, {"params": {"target_lang": "de"}}, 400)
+    check("GET", f"/v3/glossaries/{v3_id}/entries", developer, {"params": {"source_lang": "en", "target_lang": "it"}}, 404)
+
+    check("POST", "/v2/translate", developer, {"json": {**translate, "glossary_id": v2_id}}, 200)
+    check("POST", "/v2/translate", developer, {"data": {**translate, "glossary_ids": v3_id}}, 200)
+    check("POST", "/v2/translate", developer, {"json": {**translate, "target_lang": "IT", "glossary_ids": [v3_id]}}, 400)
+    check("POST", "/v1/translate", developer, {"json": {**translate, "glossary_ids": [v2_id, v3_id]}}, 200)
+
+    back = {"source_lang": "de", "target_lang": "en"}
+    check("DELETE", f"/v3/glossaries/{v3_id}/dictionaries", developer, {"params": back}, 204)
+    check("DELETE", f"/v3/glossaries/{v3_id}/dictionaries", developer, {"params": back}, 404)
+    check("DELETE", f"/v3/glossaries/{v3_id}/dictionaries", developer, {"params": {"source_lang": "de"}}, 400)
+    check("DELETE", f"/v2/glossaries/{v2_id}", developer, {}, 204)
+    check("DELETE", f"/v2/glossaries/{v2_id}", developer, {}, 404)
+    check("DELETE", f"/v3/glossaries/{v3_id}", developer, {}, 204)
+    check("DELETE", f"/v3/glossaries/{v3_id}", developer, {}, 404)
 
 
 if __name__ == "__main__":
