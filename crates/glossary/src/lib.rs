@@ -27,11 +27,12 @@ pub use store::{
 pub const INVALID_ENTRIES: &str = "Invalid glossary entries provided";
 
 /// A glossary language of a request (`source_lang`/`target_lang`), as its lower-case base code:
-/// any case, and a variant (`en-GB`) stands for its base.
+/// any case, and a variant (`en-GB`) stands for its base; beta languages (`de-CH`) are refused.
 pub fn language(params: &Params, name: &str) -> Result<&'static str, ApiError> {
     let code = params.string(name)?.filter(|code| !code.trim().is_empty()).ok_or_else(|| missing(name))?;
-    let language = catalogue::find(code.trim()).map(catalogue::Language::base).ok_or_else(|| invalid(name))?;
-    if !language.supports_glossary() {
+    let language = catalogue::find(code.trim()).ok_or_else(|| invalid(name))?;
+    // Beta languages have no glossaries, not even through their base.
+    if language.is_beta() || !language.base().supports_glossary() {
         return Err(invalid(name));
     }
     Ok(language.base_code())

@@ -179,8 +179,8 @@ fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossa
         Selection::resolve(&fixture.db, "other", std::slice::from_ref(&first.id), &pair),
         Err(LookupError::UnknownGlossary(_))
     ));
-    let missing =
-        Selection::resolve(&fixture.db, "s", std::slice::from_ref(&first.id), &LanguagePair::new("en", "fr")).unwrap_err();
+    let missing = Selection::resolve(&fixture.db, "s", std::slice::from_ref(&first.id), &LanguagePair::new("en", "fr"))
+        .unwrap_err();
     assert_eq!(missing.to_string(), format!("Glossary {} has no dictionary for the language pair EN → FR.", first.id));
 }
 
@@ -198,9 +198,10 @@ fn the_key_lookup_uses_the_index() {
 #[test]
 fn request_readers_check_languages_pairs_names_and_entries() {
     let all = Coverage::All;
-    let read = dictionary_from(r#"{"source_lang": "EN", "target_lang": "de-CH", "entries": "a\tb"}"#, &all);
-    // de-CH is a beta variant; its base German supports glossaries.
-    assert_eq!(read.unwrap().pair, LanguagePair::new("en", "de"));
+    let read = dictionary_from(r#"{"source_lang": "EN", "target_lang": "pt-BR", "entries": "a\tb"}"#, &all);
+    assert_eq!(read.unwrap().pair, LanguagePair::new("en", "pt"), "a variant stands for its base");
+    let beta = dictionary_from(r#"{"source_lang": "EN", "target_lang": "de-CH", "entries": "a\tb"}"#, &all);
+    assert_eq!(beta.unwrap_err().message, "Value for 'target_lang' not supported.");
     let error = dictionary_from(r#"{"source_lang": "th", "target_lang": "en", "entries": "a\tb"}"#, &all).unwrap_err();
     assert_eq!(error.message, "Value for 'source_lang' not supported.");
     let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "EN", "entries": "a\tb"}"#, &all).unwrap_err();

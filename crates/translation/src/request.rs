@@ -151,8 +151,21 @@ impl TranslateRequest {
         }
 
         let glossary_ids = parse_glossaries(params)?;
-        if !glossary_ids.is_empty() && source.is_none() {
-            return Err(ApiError::bad_request("Use of a glossary requires the source_lang parameter to be specified"));
+        if !glossary_ids.is_empty() {
+            let Some(source) = source else {
+                return Err(ApiError::bad_request(
+                    "Use of a glossary requires the source_lang parameter to be specified",
+                ));
+            };
+            // A dictionary for a base language serves its variants; beta languages have none.
+            for (side, language) in [("Source", source), ("Target", target)] {
+                if language.is_beta() || !language.base().supports_glossary() {
+                    return Err(ApiError::bad_request(format!(
+                        "{side} language '{}' doesn't support glossaries.",
+                        language.code()
+                    )));
+                }
+            }
         }
         let style_id = params.string("style_id")?.map(|id| uuid_parameter("style_id", &id)).transpose()?;
         let translation_memory_id = params
@@ -372,6 +385,15 @@ mod tests {
             r#"{{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_id": "{id}", "glossary_ids": ["{id}"]}}"#
         ))
         .contains("not both"));
+        let beta = format!(r#"{{"text": ["a"], "target_lang": "DE-CH", "source_lang": "EN", "glossary_id": "{id}"}}"#);
+        assert_eq!(message(&beta), "Target language 'DE-CH' doesn't support glossaries.");
+        let thai = format!(r#"{{"text": ["a"], "target_lang": "EN-GB", "source_lang": "TH", "glossary_id": "{id}"}}"#);
+        assert_eq!(message(&thai), "Source language 'TH' doesn't support glossaries.");
+        for target in ["EN-GB", "EN-US", "PT-BR", "ZH-HANT", "ES-419"] {
+            let variant =
+                format!(r#"{{"text": ["a"], "target_lang": "{target}", "source_lang": "DE", "glossary_id": "{id}"}}"#);
+            assert!(parse(&variant).is_ok(), "{target}");
+        }
         let six = format!(
             r#"{{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_ids": {:?}}}"#,
             vec![id; 6]

@@ -225,7 +225,7 @@ fn translate_group(
                 for piece in pieces {
                     if let TextPiece::Unit(unit) = piece {
                         let translation = translated.next().unwrap_or_default();
-                        out.push(markup::preserve_formatting(unit, &translation, request.preserve_formatting));
+                        out.push(formatted(request, &matcher, unit, &translation));
                     }
                 }
                 plain.push(out);
@@ -235,8 +235,7 @@ fn translate_group(
                 let mut unit_results = Vec::new();
                 for unit in markup.units() {
                     let translation = translated.next().unwrap_or_default();
-                    let translation =
-                        markup::preserve_formatting(unit.text(), &translation, request.preserve_formatting);
+                    let translation = formatted(request, &matcher, unit.text(), &translation);
                     if unit.accepts(&translation) {
                         unit_results.push(UnitResult::Translated(translation));
                     } else {
@@ -277,7 +276,7 @@ fn translate_group(
                             .iter()
                             .map(|piece| {
                                 let translation = fallback.next().unwrap_or_default();
-                                markup::preserve_formatting(piece, &translation, request.preserve_formatting)
+                                formatted(request, &matcher, piece, &translation)
                             })
                             .collect();
                     }
@@ -343,6 +342,30 @@ fn translate_units(
         translated[index] = rebuilt;
     }
     Ok(translated)
+}
+
+/// The translation of `unit` with `preserve_formatting` applied, except that a glossary term
+/// starting the unit keeps the case its glossary gives it (formatting would copy the case of
+/// the source's first letter onto it).
+fn formatted(request: &TranslateRequest, matcher: &GlossaryMatcher<'_>, unit: &str, translation: &str) -> String {
+    let out = markup::preserve_formatting(unit, translation, request.preserve_formatting);
+    if !request.preserve_formatting || matcher.is_empty() {
+        return out;
+    }
+    let starts_with_term = matcher
+        .segments(unit)
+        .iter()
+        .find(|segment| !matches!(segment, Segment::Plain(text) if text.trim().is_empty()))
+        .is_some_and(|segment| matches!(segment, Segment::Term { .. }));
+    let first_letter = |text: &str| text.char_indices().find(|(_, c)| c.is_alphabetic());
+    match (starts_with_term, first_letter(&out), first_letter(translation)) {
+        (true, Some((at, changed)), Some((_, defined)))
+            if changed != defined && changed.to_lowercase().eq(defined.to_lowercase()) =>
+        {
+            format!("{}{defined}{}", &out[..at], &out[at + changed.len_utf8()..])
+        }
+        _ => out,
+    }
 }
 
 fn call_engine(
@@ -461,6 +484,16 @@ mod tests {
             let out = with_glossary(&PairsOnly, r#"["One house.\nTwo houses. House!"]"#, "ES", &extra, &glossary);
             assert_eq!(out[0], "ONE casa.\nTWO HOUSES. Casa!", "split_sentences={split}");
         }
+    }
+
+    #[test]
+    fn preserve_formatting_leaves_a_leading_term_as_defined() {
+        let glossary = Glossary::new(&[("house", "Haus")]);
+        let engine = DeterministicEngine::new();
+        let extra = r#", "preserve_formatting": true"#;
+        let out = with_glossary(&engine, r#"["house prices rise", "the house"]"#, "DE", extra, &glossary);
+        assert!(out[0].starts_with("Haus "), "{}", out[0]);
+        assert!(!out[1].starts_with('T') && out[1].ends_with(" Haus"), "{}", out[1]);
     }
 
     #[test]
