@@ -65,6 +65,9 @@ impl<'a> Endpoint<'a> {
         } else {
             (Version::V3, path.strip_prefix("/v3/glossaries")?)
         };
+        if !rest.is_empty() && !rest.starts_with('/') {
+            return None;
+        }
         let mut parts = rest.split('/').skip(1);
         match (parts.next(), parts.next(), parts.next()) {
             (None, ..) => Some(Endpoint::Collection(version)),
