@@ -48,7 +48,7 @@ printf '%-44s %s bytes\n' "100,000-entry glossary, JSON body" "$(stat -c %s "$wo
 timed "create (POST /v2/glossaries)" -X POST -H "Content-Type: application/json" \
     --data-binary "@$work/large.json" "http://$address/v2/glossaries"
 large=$(python3 -c 'import json, sys; g = json.loads(sys.argv[1]); print(g["glossary_id"]); assert g["entry_count"] == 100000, g' "$body")
-timed "read entries (GET …/entries, TSV)" "http://$address/v2/glossaries/$large/entries"
+timed "read entries (GET .../entries, TSV)" "http://$address/v2/glossaries/$large/entries"
 echo "  $(wc -l <<<"$body") entries read back"
 sentence='{"text": ["The quick brown fox jumps over the lazy dog."], "source_lang": "EN", "target_lang": "DE", "glossary_id": "GLOSSARY"}'
 timed "translate with it attached" -X POST -H "Content-Type: application/json" \
