@@ -1075,14 +1075,7 @@ fn a_subscription_holds_at_most_1000_glossaries() {
 #[test]
 fn the_official_python_client_manages_and_uses_glossaries() {
     let (app, key) = app();
-    let output = std::process::Command::new(e2e::python())
-        .arg(e2e::workspace().join("tests/python/glossaries.py"))
-        .arg(&app.base_url)
-        .arg(&key)
-        .output()
-        .expect("run the Python client");
-    assert!(output.status.success(), "{}\n{}", String::from_utf8_lossy(&output.stderr), app.log());
-    let report: Json = serde_json::from_slice(&output.stdout).unwrap();
+    let report = app.python_client_report("glossaries.py", &key);
     let words = pseudo(&app, &key, "EN", "DE", &["The", "and", "the"]);
     let (the_upper, and, the) = (&words[0], &words[1], &words[2]);
 

@@ -516,14 +516,7 @@ fn the_openai_engine_sends_the_request_to_an_openai_compatible_server() {
 #[test]
 fn the_official_python_client_translates_through_the_app() {
     let (app, key) = app();
-    let output = std::process::Command::new(e2e::python())
-        .arg(e2e::workspace().join("tests/python/client.py"))
-        .arg(&app.base_url)
-        .arg(&key)
-        .output()
-        .expect("run the Python client");
-    assert!(output.status.success(), "{}\n{}", String::from_utf8_lossy(&output.stderr), app.log());
-    let report: Json = serde_json::from_slice(&output.stdout).unwrap();
+    let report = app.python_client_report("client.py", &key);
     assert_eq!(report["single"]["detected_source_lang"], "EN");
     assert_eq!(report["single"]["billed_characters"], 13);
     assert_ne!(report["single"]["text"], "Hello, world!");

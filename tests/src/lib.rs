@@ -240,6 +240,20 @@ impl TestApp {
         Arc::clone(&self.state_dir)
     }
 
+    /// Runs `tests/python/<script>` (a script driving the official Python client) with this
+    /// app's base URL and `key`, and answers the JSON report it prints; a failing script fails
+    /// the test with its error output and the app's log.
+    pub fn python_client_report(&self, script: &str, key: &str) -> Json {
+        let output = std::process::Command::new(python())
+            .arg(workspace().join("tests/python").join(script))
+            .arg(&self.base_url)
+            .arg(key)
+            .output()
+            .expect("run the Python client");
+        assert!(output.status.success(), "{}\n{}", String::from_utf8_lossy(&output.stderr), self.log());
+        serde_json::from_slice(&output.stdout).expect("the script prints one JSON report")
+    }
+
     /// Everything the host printed so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("\n")

@@ -95,7 +95,9 @@ pub fn secret_digest(secret: &str) -> [u8; 32] {
     Sha256::digest(secret.as_bytes()).into()
 }
 
-pub(crate) fn new_uuid(random: &dyn Random) -> String {
+/// A random (version 4) UUID from the platform's randomness, lower case: ids of keys and of
+/// other records the API names by UUID.
+pub fn new_uuid(random: &dyn Random) -> String {
     let mut bytes = [0u8; 16];
     random.fill(&mut bytes);
     uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().to_string()

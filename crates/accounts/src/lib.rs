@@ -31,7 +31,7 @@ pub use edge::{
 pub use error::StoreError;
 pub use keys::{
     ApiKey, KeyError, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_KEYS, NewKey, create_key, deactivate_key, find_key,
-    list_keys, relabel_key, secret_digest, set_key_limits,
+    list_keys, new_uuid, relabel_key, secret_digest, set_key_limits,
 };
 pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
 pub use reports::{

@@ -89,7 +89,7 @@ pub fn create(
     name: &str,
     dictionaries: &[NewDictionary],
 ) -> Result<Glossary, GlossaryError> {
-    let id = new_uuid(services.random);
+    let id = accounts::new_uuid(services.random);
     let creation_time = timestamp(OffsetDateTime::from(services.clock.now()));
     transaction(services.db, RetryPolicy::default(), |db| {
         let held =
@@ -395,12 +395,6 @@ fn update_count(db: &dyn Database, dictionary_id: i64) -> Result<i64, GlossaryEr
 
 fn count(result: &platform::QueryResult) -> Result<i64, DbError> {
     result.first().ok_or_else(|| DbError::Decode("count(*) gave no row".into()))?.get(0)
-}
-
-fn new_uuid(random: &dyn platform::Random) -> String {
-    let mut bytes = [0u8; 16];
-    random.fill(&mut bytes);
-    uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().to_string()
 }
 
 /// `2026-11-21T10:00:00.123Z`: ISO 8601 in UTC with milliseconds, as clients parse it.
