@@ -59,6 +59,8 @@ fn main() {
          \x20   imports: {{\n\
          \x20       \"fermyon:spin/sqlite.[method]connection.execute\": async | trappable,\n\
          \x20       \"spin:sqlite/sqlite.[method]connection.execute\": async | trappable,\n\
+         \x20       \"fermyon:spin/key-value.[method]store.set\": async | trappable,\n\
+         \x20       \"fermyon:spin/key-value.[method]store.delete\": async | trappable,\n\
          \x20       default: trappable,\n\
          \x20   }},\n\
          \x20   with: {{\n\

@@ -13,6 +13,7 @@ use wasmtime_wasi_http::p2::bindings::ProxyPre;
 
 use crate::files;
 use crate::host::checkpoint::{Checkpointer, Target};
+use crate::host::gate::WriteGate;
 use crate::host::key_value::KvStore;
 use crate::host::sqlite::{SqlitePool, run_startup_sql};
 use crate::host::{ComponentHost, HostState, PROVIDED_INTERFACES, linker};
@@ -164,10 +165,16 @@ impl App {
             .iter()
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
-        let files: Vec<Target> = databases
-            .values()
-            .filter_map(|database| database.path().map(|path| Target { path: path.clone(), gate: database.gate() }))
-            .collect();
+        let databases_files =
+            databases.values().filter_map(|database| database.path().map(|path| (path, database.gate())));
+        let mut key_value_files: BTreeMap<&PathBuf, WriteGate> = BTreeMap::new();
+        for store in stores.values() {
+            if let Some(path) = store.path() {
+                key_value_files.insert(path, store.gate());
+            }
+        }
+        let files: Vec<Target> =
+            databases_files.chain(key_value_files).map(|(path, gate)| Target { path: path.clone(), gate }).collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
             router: Router::new(routes),
@@ -382,8 +389,15 @@ fn open_key_value_stores(
     let listed =
         manifest.components.values().flat_map(|c| c.key_value_stores.iter().map(|label| (c.id.as_str(), label)));
     let mut stores = BTreeMap::new();
+    // The stores that share a file share its gate.
+    let mut gates: BTreeMap<PathBuf, WriteGate> = BTreeMap::new();
     for (label, path) in files.resolve(listed, state_dir)? {
-        let store = KvStore::open(&label, path).with_context(|| format!("cannot open key-value store `{label}`"))?;
+        let gate = match &path {
+            Some(path) => gates.entry(path.clone()).or_default().clone(),
+            None => WriteGate::new(),
+        };
+        let store =
+            KvStore::open(&label, path, gate).with_context(|| format!("cannot open key-value store `{label}`"))?;
         stores.insert(label, store);
     }
     Ok(stores)

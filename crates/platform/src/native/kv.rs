@@ -44,6 +44,11 @@ impl SqliteKv {
         self.connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;").map_err(kv_error)
     }
 
+    /// The underlying rusqlite connection.
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
     /// The same database, another store in it.
     pub fn with_store(&self, store: &str) -> Result<SqliteKv, KvError> {
         let path = self.connection.path().filter(|path| !path.is_empty());

@@ -1,7 +1,9 @@
 //! `fermyon:spin/key-value@2.0.0`: named stores in one SQLite file, laid out as Spin lays them out.
 //!
-//! Each store label has one connection, shared behind a lock (as in Spin); operations run on the
-//! blocking thread pool.
+//! Each store label has one connection, shared behind a lock (as in Spin). Writes first take
+//! their file's [`WriteGate`], which every store in the file shares, so writers queue without
+//! holding a worker thread, and the checkpointer can pause them to rewind the file's log (see
+//! [`super::checkpoint`]); the connections never checkpoint inside a write.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -12,27 +14,33 @@ use wasmtime::component::Resource;
 
 use super::HostState;
 use super::bindings::fermyon::spin::key_value as wit;
+use super::checkpoint::NO_AUTOCHECKPOINT;
+use super::gate::WriteGate;
 
 /// One labelled store of the application.
 pub struct KvStore {
     label: String,
     path: Option<PathBuf>,
     store: Mutex<SqliteKv>,
+    /// The gate of the store's file.
+    gate: WriteGate,
 }
 
 impl KvStore {
-    /// Opens the store `label` in the SQLite file at `path` (in memory when `None`).
-    pub fn open(label: &str, path: Option<PathBuf>) -> anyhow::Result<Arc<KvStore>> {
+    /// Opens the store `label` in the SQLite file at `path` (in memory when `None`); `gate` is
+    /// the file's, shared with the other stores in it.
+    pub fn open(label: &str, path: Option<PathBuf>, gate: WriteGate) -> anyhow::Result<Arc<KvStore>> {
         let store = match &path {
             Some(path) => {
                 let store = SqliteKv::open(path, label)?;
                 // Losable data: write-ahead logging without a sync per write keeps sets cheap.
                 store.tune_for_throughput()?;
+                store.connection().execute_batch(NO_AUTOCHECKPOINT)?;
                 store
             }
             None => SqliteKv::open_in_memory(label)?,
         };
-        Ok(Arc::new(KvStore { label: label.to_owned(), path, store: Mutex::new(store) }))
+        Ok(Arc::new(KvStore { label: label.to_owned(), path, store: Mutex::new(store), gate }))
     }
 
     pub fn label(&self) -> &str {
@@ -48,10 +56,21 @@ impl KvStore {
         self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).set(key, value)
     }
 
-    /// Runs one operation. Each is a single short SQLite statement on a connection no other
-    /// process writes to, so it runs right here rather than on the blocking thread pool.
-    fn run<T>(&self, operation: impl FnOnce(&SqliteKv) -> Result<T, KvError>) -> Result<T, KvError> {
+    pub fn gate(&self) -> WriteGate {
+        self.gate.clone()
+    }
+
+    /// Runs one operation that only reads. Each is a single short SQLite statement on a
+    /// connection no other process writes to, so it runs right here rather than on the blocking
+    /// thread pool.
+    fn read<T>(&self, operation: impl FnOnce(&SqliteKv) -> Result<T, KvError>) -> Result<T, KvError> {
         operation(&self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    /// Runs one operation that writes, in the file's turn.
+    pub(super) async fn write(&self, operation: impl FnOnce(&SqliteKv) -> Result<(), KvError>) -> Result<(), KvError> {
+        let _turn = self.gate.enter().await.map_err(|refused| KvError::Other(refused.to_string()))?;
+        self.read(operation)
     }
 }
 
@@ -86,27 +105,32 @@ impl wit::HostStore for HostState {
 
     fn get(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<Option<Vec<u8>>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.get(&key)).map_err(to_wit))
+        Ok(store.read(|kv| kv.get(&key)).map_err(to_wit))
     }
 
-    fn set(&mut self, store: Resource<Store>, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), wit::Error>> {
+    async fn set(
+        &mut self,
+        store: Resource<Store>,
+        key: String,
+        value: Vec<u8>,
+    ) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.set(&key, &value)).map_err(to_wit))
+        Ok(store.write(|kv| kv.set(&key, &value)).await.map_err(to_wit))
     }
 
-    fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
+    async fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.delete(&key)).map_err(to_wit))
+        Ok(store.write(|kv| kv.delete(&key)).await.map_err(to_wit))
     }
 
     fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.exists(&key)).map_err(to_wit))
+        Ok(store.read(|kv| kv.exists(&key)).map_err(to_wit))
     }
 
     fn get_keys(&mut self, store: Resource<Store>) -> wasmtime::Result<Result<Vec<String>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.run(|kv| kv.keys()).map_err(to_wit))
+        Ok(store.read(|kv| kv.keys()).map_err(to_wit))
     }
 
     fn drop(&mut self, store: Resource<Store>) -> wasmtime::Result<()> {

@@ -5,6 +5,7 @@
 pub mod bindings;
 pub mod checkpoint;
 pub mod client;
+pub mod gate;
 pub mod key_value;
 pub mod sqlite;
 

@@ -5,23 +5,19 @@
 //! if the guest left a transaction open.
 //!
 //! Writers queue instead of failing or polling: before a statement that writes (or one that
-//! opens a transaction) runs, its connection takes the database's write gate, and keeps it until
-//! the connection is back in autocommit mode. SQLite's own busy handler would instead sleep and
-//! retry in steps of up to 100 ms, which under concurrent writers costs throughput and makes
-//! the slowest requests hundreds of milliseconds slow. A connection that cannot take the gate
-//! within [`BUSY_TIMEOUT`] gets SQLite's "database is locked" error, as with a busy timeout.
+//! opens a transaction) runs, its connection takes the database's [`WriteGate`], and keeps its
+//! turn until the connection is back in autocommit mode.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
-use platform::native::{BUSY_TIMEOUT, SqliteDb};
+use platform::native::SqliteDb;
 use platform::{Database as _, DbError, QueryResult, Value};
 use wasmtime::component::Resource;
 
 use super::HostState;
 use super::bindings::{fermyon::spin::sqlite as v2, spin::sqlite::sqlite as v3};
+use super::gate::{Turn, WriteGate};
 
 /// One database of the application, its idle connections and its write gate.
 pub struct SqlitePool {
@@ -30,23 +26,17 @@ pub struct SqlitePool {
     /// without a state directory.
     path: Option<PathBuf>,
     idle: Mutex<Vec<SqliteDb>>,
-    /// One writer at a time, in the order they asked.
-    gate: Arc<Semaphore>,
+    gate: WriteGate,
 }
 
 impl SqlitePool {
     pub fn new(label: &str, path: Option<PathBuf>) -> Arc<SqlitePool> {
-        Arc::new(SqlitePool {
-            label: label.to_owned(),
-            path,
-            idle: Mutex::new(Vec::new()),
-            gate: Arc::new(Semaphore::new(1)),
-        })
+        Arc::new(SqlitePool { label: label.to_owned(), path, idle: Mutex::new(Vec::new()), gate: WriteGate::new() })
     }
 
     /// The gate writers queue at (the checkpointer takes it too).
-    pub fn gate(&self) -> Arc<Semaphore> {
-        Arc::clone(&self.gate)
+    pub fn gate(&self) -> WriteGate {
+        self.gate.clone()
     }
 
     pub fn label(&self) -> &str {
@@ -99,7 +89,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct Connection {
     db: Option<SqliteDb>,
     /// This connection's turn at its database's write gate, while it writes.
-    writing: Option<OwnedSemaphorePermit>,
+    writing: Option<Turn>,
     pool: Arc<SqlitePool>,
 }
 
@@ -118,15 +108,8 @@ impl Connection {
     /// so the statement runs right here; only waiting for the gate is asynchronous.
     pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
         if self.writing.is_none() && self.writes(&sql)? {
-            let gate = Arc::clone(&self.pool.gate);
-            let permit = match gate.clone().try_acquire_owned() {
-                Ok(permit) => permit,
-                Err(_) => tokio::time::timeout(BUSY_TIMEOUT, gate.acquire_owned())
-                    .await
-                    .map_err(|_| DbError::Busy("database is locked".into()))?
-                    .map_err(|_| DbError::Other("the database is closing".into()))?,
-            };
-            self.writing = Some(permit);
+            let turn = self.pool.gate.enter().await.map_err(|refused| DbError::Busy(refused.to_string()))?;
+            self.writing = Some(turn);
         }
         let db = self.db()?;
         let result = db.execute(&sql, &params);
