@@ -4,8 +4,11 @@
 //! request in a thousand writes the log back into the database, syncs, and meanwhile holds the
 //! write lock (and, for the key-value store, the worker thread it runs on). The runner's
 //! connections, to the databases and to the key-value files alike, switch that off, and this
-//! thread checkpoints every file five times a second instead (PASSIVE: it never blocks readers
-//! or writers), and once more at shutdown.
+//! thread checkpoints every file once a second instead (PASSIVE: it never blocks readers or
+//! writers), and once more at shutdown. Not more often: each pass syncs the log and the database
+//! file, and the commits running meanwhile were measured to stall on those syncs (under 16
+//! connections of health checks, passes five times a second made the slowest percent of requests
+//! about a millisecond slower than passes once a second).
 //!
 //! A checkpoint copies pages back, but only a writer that starts when the whole log has been
 //! copied rewinds it to the beginning. Under sustained writes some writer is always between
@@ -30,7 +33,7 @@ use rusqlite::Connection;
 use super::gate::WriteGate;
 
 /// How often the log is written back.
-const INTERVAL: Duration = Duration::from_millis(200);
+const INTERVAL: Duration = Duration::from_secs(1);
 
 /// How long the log may grow (in pages) before writers are paused to rewind it; SQLite's own
 /// automatic checkpoint starts at the same length.
