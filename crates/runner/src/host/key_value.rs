@@ -60,17 +60,16 @@ impl KvStore {
         self.gate.clone()
     }
 
-    /// Runs one operation that only reads. Each is a single short SQLite statement on a
-    /// connection no other process writes to, so it runs right here rather than on the blocking
-    /// thread pool.
-    fn read<T>(&self, operation: impl FnOnce(&SqliteKv) -> Result<T, KvError>) -> Result<T, KvError> {
+    /// Runs one operation. Each is a single short SQLite statement on a connection no other
+    /// process writes to, so it runs right here rather than on the blocking thread pool.
+    fn run<T>(&self, operation: impl FnOnce(&SqliteKv) -> Result<T, KvError>) -> Result<T, KvError> {
         operation(&self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
-    /// Runs one operation that writes, in the file's turn.
+    /// Runs one operation that writes, in the file's turn at its gate.
     pub(super) async fn write(&self, operation: impl FnOnce(&SqliteKv) -> Result<(), KvError>) -> Result<(), KvError> {
         let _turn = self.gate.enter().await.map_err(|refused| KvError::Other(refused.to_string()))?;
-        self.read(operation)
+        self.run(operation)
     }
 }
 
@@ -105,7 +104,7 @@ impl wit::HostStore for HostState {
 
     fn get(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<Option<Vec<u8>>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.read(|kv| kv.get(&key)).map_err(to_wit))
+        Ok(store.run(|kv| kv.get(&key)).map_err(to_wit))
     }
 
     async fn set(
@@ -125,12 +124,12 @@ impl wit::HostStore for HostState {
 
     fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.read(|kv| kv.exists(&key)).map_err(to_wit))
+        Ok(store.run(|kv| kv.exists(&key)).map_err(to_wit))
     }
 
     fn get_keys(&mut self, store: Resource<Store>) -> wasmtime::Result<Result<Vec<String>, wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.read(|kv| kv.keys()).map_err(to_wit))
+        Ok(store.run(|kv| kv.keys()).map_err(to_wit))
     }
 
     fn drop(&mut self, store: Resource<Store>) -> wasmtime::Result<()> {
