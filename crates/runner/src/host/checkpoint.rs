@@ -8,7 +8,7 @@
 //! writers), and once more at shutdown. Not more often: each pass syncs the log and the database
 //! file, and the commits running meanwhile were measured to stall on those syncs (under 16
 //! connections of health checks, passes five times a second made the slowest percent of requests
-//! about a millisecond slower than passes once a second).
+//! about half a millisecond slower than passes once a second).
 //!
 //! A checkpoint copies pages back, but only a writer that starts when the whole log has been
 //! copied rewinds it to the beginning. Under sustained writes some writer is always between
