@@ -120,11 +120,14 @@ fn sqlite_and_key_value_data_survive_a_restart_on_the_same_state_dir() {
     let mut first = probe();
     assert_eq!(first.get("/probe/sqlite/put?key=colour&value=blue").json(), json!({"changes": 1}));
     assert_eq!(first.get("/probe/kv/put?key=shape&value=round").json(), json!({"stored": "shape"}));
+    assert_eq!(first.get("/probe/kv/put?key=size&value=large").json(), json!({"stored": "size"}));
+    assert_eq!(first.get("/probe/kv/delete?key=size").json(), json!({"deleted": "size"}));
     assert!(first.stop().success());
 
     let second = TestApp::start_in(Options::probe(), first.state_dir());
     assert_eq!(second.get("/probe/sqlite/get?key=colour").json(), json!({"value": "blue"}));
     assert_eq!(second.get("/probe/kv/get?key=shape").json(), json!({"value": "round"}));
+    assert_eq!(second.get("/probe/kv/get?key=size").json(), json!({"value": null}));
     assert_eq!(second.get("/probe/kv/get?key=never-set").json(), json!({"value": null}));
 }
 
