@@ -165,16 +165,13 @@ impl App {
             .iter()
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
-        let databases_files =
-            databases.values().filter_map(|database| database.path().map(|path| (path, database.gate())));
-        let mut key_value_files: BTreeMap<&PathBuf, WriteGate> = BTreeMap::new();
-        for store in stores.values() {
-            if let Some(path) = store.path() {
-                key_value_files.insert(path, store.gate());
-            }
-        }
-        let files: Vec<Target> =
-            databases_files.chain(key_value_files).map(|(path, gate)| Target { path: path.clone(), gate }).collect();
+        // Each file once: the key-value stores that share a file share its gate.
+        let files: BTreeMap<&PathBuf, WriteGate> = databases
+            .values()
+            .filter_map(|database| database.path().map(|path| (path, database.gate())))
+            .chain(stores.values().filter_map(|store| store.path().map(|path| (path, store.gate()))))
+            .collect();
+        let files: Vec<Target> = files.into_iter().map(|(path, gate)| Target { path: path.clone(), gate }).collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
             router: Router::new(routes),
