@@ -5,6 +5,8 @@ SHELL := /bin/bash
 LISTEN ?= 127.0.0.1:3000
 STATE_DIR ?= .spin
 CARGO ?= cargo
+# The runner `make up` and `make bench` use: the `dist` profile (see Cargo.toml).
+RUNNER := ./target/dist/glossa
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The Wasm crates: built for wasm32-wasip2 by spin.toml's build commands, not natively.
 COMPONENTS := $(notdir $(wildcard components/*)) probe
@@ -13,7 +15,7 @@ COMPONENTS := $(notdir $(wildcard components/*)) probe
 
 ## up: build everything and serve the application on $(LISTEN) until interrupted.
 up: setup build-release
-	LISTEN=$(LISTEN) STATE_DIR=$(STATE_DIR) exec scripts/up.sh
+	LISTEN=$(LISTEN) STATE_DIR=$(STATE_DIR) RUNNER=$(RUNNER) exec scripts/up.sh
 
 ## test: unit tests and end-to-end tests (which start the application for real).
 test: setup
@@ -40,15 +42,15 @@ build:
 	./target/debug/glossa build
 
 build-release:
-	$(CARGO) build --locked --release -p runner
-	./target/release/glossa build
+	$(CARGO) build --locked --profile dist -p runner
+	$(RUNNER) build
 
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text
 ## translation (bench/translate.sh), glossaries (bench/glossary.sh: a 100,000-entry upload, and
 ## translation with a 10,000-entry glossary against none) and the usage analytics over a million
 ## usage rows (bench/analytics.sh).
 bench: setup setup-bench build-release
-	./target/release/glossa build -f tests/fixtures/spin.toml
+	$(RUNNER) build -f tests/fixtures/spin.toml
 	bench/runner.sh
 	bench/translate.sh
 	bench/glossary.sh

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-2}
-RUNNER=./target/release/glossa
+RUNNER=./target/dist/glossa
 work=$(mktemp -d)
 pids=()
 cleanup() {

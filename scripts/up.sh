@@ -3,14 +3,14 @@
 # is configured and its URL is local, and the local runner. Ctrl-C (or SIGTERM) stops both.
 #   LISTEN     the runner's address (default 127.0.0.1:3000)
 #   STATE_DIR  where the SQLite files live (default .spin)
-#   RUNNER     the runner's binary (default ./target/release/glossa)
+#   RUNNER     the runner's binary (default ./target/dist/glossa, what `make up` builds)
 # SPIN_VARIABLE_* in the environment configure the application (see spin.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 LISTEN=${LISTEN:-127.0.0.1:3000}
 STATE_DIR=${STATE_DIR:-.spin}
-RUNNER=${RUNNER:-./target/release/glossa}
+RUNNER=${RUNNER:-./target/dist/glossa}
 ENGINE=${SPIN_VARIABLE_ENGINE:-apertium}
 APERTIUM_URL=${SPIN_VARIABLE_APERTIUM_URL:-http://127.0.0.1:2737}
 
