@@ -213,8 +213,7 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
         cache: !args.no_cache,
         self_origin: format!("http://{listen}"),
     };
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the event loop")?;
+    let runtime = event_loop()?;
     runtime.block_on(async move {
         let app = tokio::task::spawn_blocking(move || App::load(&options))
             .await
@@ -223,6 +222,24 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
         print_routes(&app, listener.local_addr()?);
         server::serve(Arc::new(app), listener).await
     })
+}
+
+/// The event loop: tokio's default of one worker thread per core.
+///
+/// Tokio runs a task that another task wakes next on the waking worker (its LIFO slot), where no
+/// other worker can take it over. Under load that strands writers: the one leaving a file's write
+/// gate hands the turn to the next in line, whose task then sits in that slot, holding the turn,
+/// until the leaving request's task pauses; every other writer waits behind it and the other
+/// core idles. Without the slot a woken task joins the worker's ordinary queue, which
+/// idle workers steal from. Measured on two cores under 16 connections of health checks: idle CPU
+/// 5–8 % with the slot, 2–3 % without, and about 10 % more requests per second.
+fn event_loop() -> anyhow::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    // An unstable setting in tokio: .cargo/config.toml builds with `--cfg tokio_unstable`.
+    #[cfg(tokio_unstable)]
+    builder.disable_lifo_slot();
+    builder.build().context("cannot start the event loop")
 }
 
 /// Resolves `host:port`, preferring IPv4 loopback for `localhost` as Spin does.
