@@ -455,16 +455,17 @@ fn fake_chat_server(answer: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
                 request.extend_from_slice(&buffer[..read]);
                 let text = String::from_utf8_lossy(&request).into_owned();
                 if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                    let length = head
-                        .lines()
-                        .find_map(|line| {
-                            line.to_ascii_lowercase()
-                                .strip_prefix("content-length:")
-                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                        })
-                        .unwrap_or(0);
-                    if body.len() >= length {
-                        break format!("{head}\n\n{body}");
+                    let lower = head.to_ascii_lowercase();
+                    let header = |name: &str| lower.lines().find_map(|line| line.strip_prefix(name).map(str::trim));
+                    if header("transfer-encoding:") == Some("chunked") {
+                        if let Some(body) = dechunk(body) {
+                            break format!("{head}\n\n{body}");
+                        }
+                    } else {
+                        let length = header("content-length:").and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
+                        if body.len() >= length {
+                            break format!("{head}\n\n{body}");
+                        }
                     }
                 }
             };
@@ -478,6 +479,20 @@ fn fake_chat_server(answer: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
         }
     });
     (port, received)
+}
+
+/// A chunked body's content once its last chunk has arrived; `None` while more is to come.
+fn dechunk(mut body: &str) -> Option<String> {
+    let mut content = String::new();
+    loop {
+        let (size, rest) = body.split_once("\r\n")?;
+        let size = usize::from_str_radix(size.split(';').next()?.trim(), 16).ok()?;
+        if size == 0 {
+            return Some(content);
+        }
+        content.push_str(rest.get(..size)?);
+        body = rest.get(size..)?.strip_prefix("\r\n")?;
+    }
 }
 
 #[test]
@@ -504,7 +519,9 @@ fn the_openai_engine_sends_the_request_to_an_openai_compatible_server() {
     let requests = received.lock().unwrap();
     assert_eq!(requests.len(), 1, "one call for the whole request");
     let request = &requests[0];
-    assert!(request.to_ascii_lowercase().contains("authorization: bearer sk-test-secret"), "{request}");
+    let head = request.to_ascii_lowercase();
+    assert!(head.contains("authorization: bearer sk-test-secret"), "{request}");
+    assert!(head.contains("content-length: "), "the body's length is sent ahead of it, not chunked: {request}");
     for expected in
         ["test-model", "German", "formal", "A letter to a customer.", "Use British spelling.", "Hello, world!"]
     {

@@ -203,11 +203,16 @@ mod outbound {
         };
         let path = if path.starts_with('?') { format!("/{path}") } else { path };
 
-        let entries: Vec<(String, Vec<u8>)> = request
+        let mut entries: Vec<(String, Vec<u8>)> = request
             .headers
             .iter()
             .map(|(name, value)| (name.to_ascii_lowercase(), value.as_bytes().to_vec()))
             .collect();
+        // The whole body is known, so its length goes ahead of it: without the header the host
+        // streams the body chunked, which some servers (and proxies in front of them) refuse.
+        if !request.body.is_empty() && !entries.iter().any(|(name, _)| name == "content-length") {
+            entries.push(("content-length".to_owned(), request.body.len().to_string().into_bytes()));
+        }
         let headers = Fields::from_list(&entries).map_err(|error| HttpError::Invalid(format!("headers: {error:?}")))?;
         let outgoing = OutgoingRequest::new(headers);
         let method = match request.method.to_ascii_uppercase().as_str() {
