@@ -254,7 +254,7 @@ mod tests {
             let store = Arc::clone(&store);
             async move {
                 let key = format!("writer-{writer}");
-                store.write(|kv| platform::KeyValue::set(kv, &key, &n.to_le_bytes())).await.unwrap();
+                store.write(move |kv| platform::KeyValue::set(kv, &key, &n.to_le_bytes())).await.unwrap();
             }
         });
         let pages = wal_pages(&path);

@@ -1,7 +1,7 @@
 //! `fermyon:spin/key-value@2.0.0`: named stores in one SQLite file, laid out as Spin lays them out.
 //!
-//! Each store label has one connection, shared behind a lock (as in Spin). Writes first take
-//! their file's [`WriteGate`], which every store in the file shares, so writers queue without
+//! Each store label has one connection, shared behind a lock (as in Spin). Writes run in their
+//! file's turn at its [`WriteGate`], which every store in the file shares, so writers queue without
 //! holding a worker thread, and the checkpointer can pause them to rewind the file's log (see
 //! [`super::checkpoint`]); the connections never checkpoint inside a write.
 
@@ -67,9 +67,13 @@ impl KvStore {
     }
 
     /// Runs one operation that writes, in the file's turn at its gate.
-    pub(super) async fn write(&self, operation: impl FnOnce(&SqliteKv) -> Result<(), KvError>) -> Result<(), KvError> {
-        let _turn = self.gate.enter().await.map_err(|refused| KvError::Other(refused.to_string()))?;
-        self.run(operation)
+    pub(super) async fn write(
+        self: Arc<Self>,
+        operation: impl FnOnce(&SqliteKv) -> Result<(), KvError> + Send + 'static,
+    ) -> Result<(), KvError> {
+        let gate = self.gate.clone();
+        let (_, result) = gate.run(self, move |store| store.run(operation)).await;
+        result.map_err(|refused| KvError::Other(refused.to_string()))?
     }
 }
 
@@ -114,12 +118,12 @@ impl wit::HostStore for HostState {
         value: Vec<u8>,
     ) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.write(|kv| kv.set(&key, &value)).await.map_err(to_wit))
+        Ok(store.write(move |kv| kv.set(&key, &value)).await.map_err(to_wit))
     }
 
     async fn delete(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<(), wit::Error>> {
         let store = self.kv(&store)?;
-        Ok(store.write(|kv| kv.delete(&key)).await.map_err(to_wit))
+        Ok(store.write(move |kv| kv.delete(&key)).await.map_err(to_wit))
     }
 
     fn exists(&mut self, store: Resource<Store>, key: String) -> wasmtime::Result<Result<bool, wit::Error>> {

@@ -4,9 +4,11 @@
 //! takes an idle connection (or opens one), and dropping the resource gives it back, rolled back
 //! if the guest left a transaction open.
 //!
-//! Writers queue instead of failing or polling: before a statement that writes (or one that
-//! opens a transaction) runs, its connection takes the database's [`WriteGate`], and keeps its
-//! turn until the connection is back in autocommit mode.
+//! Writers queue instead of failing or polling, at the database's [`WriteGate`]. A statement that
+//! opens a transaction (or writes inside one) takes a turn at the gate, and keeps it until the
+//! connection is back in autocommit mode. A single statement that writes in autocommit mode is
+//! handed to the gate with its connection, and runs in the database's turn, maybe on the thread
+//! of the writer ahead of it.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -108,6 +110,9 @@ impl Connection {
     /// so the statement runs right here; only waiting for the gate is asynchronous.
     pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
         if self.writing.is_none() && self.writes(&sql)? {
+            if !opens_transaction(&sql) && self.db()?.connection().is_autocommit() {
+                return self.execute_alone(sql, params).await;
+            }
             let turn = self.pool.gate.enter().await.map_err(|refused| DbError::Busy(refused.to_string()))?;
             self.writing = Some(turn);
         }
@@ -117,6 +122,15 @@ impl Connection {
             self.writing = None;
         }
         result
+    }
+
+    /// Runs one statement that writes in autocommit mode: the gate runs it in the database's turn,
+    /// maybe on the thread of the writer ahead of it (see [`WriteGate::run`]).
+    async fn execute_alone(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
+        let db = self.db.take().ok_or_else(|| DbError::Other("connection closed".into()))?;
+        let (db, result) = self.pool.gate.run(db, move |db| db.execute(&sql, &params)).await;
+        self.db = Some(db);
+        result.map_err(|refused| DbError::Busy(refused.to_string()))?
     }
 
     /// Whether the statement writes (or opens a transaction that may).
