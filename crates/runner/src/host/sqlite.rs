@@ -95,6 +95,10 @@ pub struct Connection {
     pool: Arc<SqlitePool>,
 }
 
+fn closed() -> DbError {
+    DbError::Other("connection closed".into())
+}
+
 /// Whether `sql` opens a transaction (which may write later, so it needs the gate first).
 fn opens_transaction(sql: &str) -> bool {
     let first = sql.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
@@ -103,11 +107,12 @@ fn opens_transaction(sql: &str) -> bool {
 
 impl Connection {
     fn db(&self) -> Result<&SqliteDb, DbError> {
-        self.db.as_ref().ok_or_else(|| DbError::Other("connection closed".into()))
+        self.db.as_ref().ok_or_else(closed)
     }
 
     /// Runs one statement, behind the write gate if it writes. SQLite answers in microseconds,
-    /// so the statement runs right here; only waiting for the gate is asynchronous.
+    /// so the statement runs on the event loop (here, or on the writer ahead at the gate); only
+    /// waiting for the gate is asynchronous.
     pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
         if self.writing.is_none() && self.writes(&sql)? {
             if !opens_transaction(&sql) && self.db()?.connection().is_autocommit() {
@@ -127,7 +132,7 @@ impl Connection {
     /// Runs one statement that writes in autocommit mode: the gate runs it in the database's turn,
     /// maybe on the thread of the writer ahead of it (see [`WriteGate::run`]).
     async fn execute_alone(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
-        let db = self.db.take().ok_or_else(|| DbError::Other("connection closed".into()))?;
+        let db = self.db.take().ok_or_else(closed)?;
         let (db, result) = self.pool.gate.run(db, move |db| db.execute(&sql, &params)).await;
         self.db = Some(db);
         result.map_err(|refused| DbError::Busy(refused.to_string()))?
