@@ -361,16 +361,13 @@ mod tests {
         // Two requests queue their work while a writer on this thread holds the gate.
         let waiters: Vec<_> = (1..=2)
             .map(|writer| {
-                let (gate, order) = (gate.clone(), Arc::clone(&order));
-                std::thread::spawn(move || {
-                    runtime_on_thread().block_on(gate.run(writer, move |writer| {
-                        order.lock().unwrap().push((*writer, std::thread::current().id()));
-                        *writer * 10
-                    }))
+                let order = Arc::clone(&order);
+                queue_from_another_thread(&gate, writer, move |writer| {
+                    order.lock().unwrap().push((*writer, std::thread::current().id()));
+                    *writer * 10
                 })
             })
             .collect();
-        wait_until(|| queued(&gate) == 2);
         assert!(order.lock().unwrap().is_empty());
         drop(turn);
         let here = std::thread::current().id();
@@ -474,18 +471,12 @@ mod tests {
         let here = std::thread::current().id();
         let waiters: Vec<_> = (0..MAX_RUN_ON_LEAVING + 2)
             .map(|_| {
-                let before = queued(&gate);
-                let (waiting, ran_here) = (gate.clone(), Arc::clone(&ran_here));
-                let waiter = std::thread::spawn(move || {
-                    runtime_on_thread().block_on(waiting.run((), move |_| {
-                        if std::thread::current().id() == here {
-                            *ran_here.lock().unwrap() += 1;
-                        }
-                    }))
-                });
-                // One at a time, so the queue has them in this order.
-                wait_until(|| queued(&gate) > before);
-                waiter
+                let ran_here = Arc::clone(&ran_here);
+                queue_from_another_thread(&gate, (), move |_| {
+                    if std::thread::current().id() == here {
+                        *ran_here.lock().unwrap() += 1;
+                    }
+                })
             })
             .collect();
         drop(turn);
@@ -496,8 +487,22 @@ mod tests {
         assert_eq!(*ran_here.lock().unwrap(), MAX_RUN_ON_LEAVING);
     }
 
-    fn runtime_on_thread() -> tokio::runtime::Runtime {
-        runtime()
+    /// Queues `work` at the gate from a thread of its own, and returns once it is in the queue
+    /// (so work queued one after another keeps that order).
+    fn queue_from_another_thread<D, T>(
+        gate: &WriteGate,
+        data: D,
+        work: impl FnOnce(&mut D) -> T + Send + 'static,
+    ) -> std::thread::JoinHandle<(D, Result<T, GateError>)>
+    where
+        D: Send + 'static,
+        T: Send + 'static,
+    {
+        let before = queued(gate);
+        let waiting = gate.clone();
+        let waiter = std::thread::spawn(move || runtime().block_on(waiting.run(data, work)));
+        wait_until(|| queued(gate) > before);
+        waiter
     }
 
     fn queued(gate: &WriteGate) -> usize {
