@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use e2e::{Options, TestApp, json};
+use platform::native::Sharing;
 
 fn probe() -> TestApp {
     TestApp::start(Options::probe())
@@ -129,6 +130,33 @@ fn sqlite_and_key_value_data_survive_a_restart_on_the_same_state_dir() {
     assert_eq!(second.get("/probe/kv/get?key=shape").json(), json!({"value": "round"}));
     assert_eq!(second.get("/probe/kv/get?key=size").json(), json!({"value": null}));
     assert_eq!(second.get("/probe/kv/get?key=never-set").json(), json!({"value": null}));
+}
+
+#[test]
+fn the_runner_keeps_its_key_value_file_to_itself_and_its_database_open_to_others() {
+    if under_spin() {
+        return; // Spin leaves both files open to other processes.
+    }
+    let mut app = probe();
+    assert_eq!(app.get("/probe/sqlite/put?key=colour&value=blue").json(), json!({"changes": 1}));
+    assert_eq!(app.get("/probe/kv/put?key=shape&value=round").json(), json!({"stored": "shape"}));
+    let state_dir = app.state_dir();
+    // Another process, here this test, reading each file without waiting for locks.
+    let read = |file: &str, sql: &str| {
+        let connection = platform::native::open_file(&state_dir.path().join(file), Sharing::Processes).unwrap();
+        connection.busy_timeout(Duration::ZERO).unwrap();
+        connection.query_row(sql, [], |row| row.get::<_, String>(0)).map_err(|error| error.to_string())
+    };
+    let database = "sqlite_db.db";
+    let key_value = "sqlite_key_value.db";
+    assert_eq!(read(database, "SELECT value FROM probe WHERE key = 'colour'"), Ok("blue".to_owned()));
+    let kept = read(key_value, "SELECT key FROM spin_key_value");
+    assert!(kept.as_ref().is_err_and(|error| error.contains("locked")), "{kept:?}");
+    assert!(app.stop().success());
+    assert_eq!(
+        read(key_value, "SELECT CAST(value AS TEXT) FROM spin_key_value WHERE key = 'shape'"),
+        Ok("round".to_owned())
+    );
 }
 
 #[test]

@@ -2,11 +2,12 @@
 //! components, and the routing table. Everything that can be wrong with an application is found
 //! here, before the first request, and reported with what to do about it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
+use platform::native::Sharing;
 use wasmtime::component::Component as WasmComponent;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
@@ -88,7 +89,8 @@ impl App {
 
         let databases = open_databases(&manifest, &runtime_config, state_dir.as_deref())?;
         run_sqlite_arguments(&options.sqlite, &databases)?;
-        let stores = open_key_value_stores(&manifest, &runtime_config, state_dir.as_deref())?;
+        let database_files: BTreeSet<PathBuf> = databases.values().filter_map(|pool| pool.path().cloned()).collect();
+        let stores = open_key_value_stores(&manifest, &runtime_config, state_dir.as_deref(), &database_files)?;
         if !options.key_values.is_empty() {
             let default = stores.get("default").context("--key-value needs the default key-value store")?;
             for (key, value) in &options.key_values {
@@ -166,12 +168,13 @@ impl App {
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
         // Each file once: the key-value stores that share a file share its gate.
-        let files: BTreeMap<&PathBuf, WriteGate> = databases
+        let files: BTreeMap<&PathBuf, (Sharing, WriteGate)> = databases
             .values()
-            .filter_map(|database| database.path().map(|path| (path, database.gate())))
-            .chain(stores.values().filter_map(|store| store.path().map(|path| (path, store.gate()))))
+            .filter_map(|database| database.path().map(|path| (path, (Sharing::Processes, database.gate()))))
+            .chain(stores.values().filter_map(|store| store.path().map(|path| (path, (store.sharing(), store.gate())))))
             .collect();
-        let files: Vec<Target> = files.into_iter().map(|(path, gate)| Target { path: path.clone(), gate }).collect();
+        let files: Vec<Target> =
+            files.into_iter().map(|(path, (sharing, gate))| Target { path: path.clone(), sharing, gate }).collect();
         Ok(App {
             checkpointer: std::sync::Mutex::new(Checkpointer::start(files)),
             router: Router::new(routes),
@@ -372,10 +375,15 @@ fn run_sqlite_arguments(arguments: &[String], databases: &BTreeMap<String, Arc<S
 }
 
 /// Every key-value store some component lists, plus `default`.
+///
+/// The runner keeps its key-value files to itself while it runs ([`Sharing::ThisProcess`]: no
+/// system call per lock), since nothing else has reason to open them. A file that is also one of
+/// the `database_files` stays open to other processes, as databases do for `glossa admin`.
 fn open_key_value_stores(
     manifest: &Manifest,
     config: &RuntimeConfig,
     state_dir: Option<&Path>,
+    database_files: &BTreeSet<PathBuf>,
 ) -> anyhow::Result<BTreeMap<String, Arc<KvStore>>> {
     let files = StoreFiles {
         kind: "key-value store",
@@ -393,8 +401,12 @@ fn open_key_value_stores(
             Some(path) => gates.entry(path.clone()).or_default().clone(),
             None => WriteGate::new(),
         };
-        let store =
-            KvStore::open(&label, path, gate).with_context(|| format!("cannot open key-value store `{label}`"))?;
+        let sharing = match &path {
+            Some(path) if database_files.contains(path) => Sharing::Processes,
+            _ => Sharing::ThisProcess,
+        };
+        let store = KvStore::open(&label, path, sharing, gate)
+            .with_context(|| format!("cannot open key-value store `{label}`"))?;
         stores.insert(label, store);
     }
     Ok(stores)

@@ -1,8 +1,8 @@
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
-use super::sqlite::BUSY_TIMEOUT;
+use super::sqlite::{BUSY_TIMEOUT, Sharing, open_file};
 use crate::kv::{KeyValue, KvError};
 
 /// The table holding every store, laid out as Spin's own SQLite key-value store lays it out, so a
@@ -18,24 +18,39 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS spin_key_value (
 pub struct SqliteKv {
     connection: Connection,
     store: String,
+    sharing: Sharing,
 }
 
 impl SqliteKv {
-    /// Opens the store named `store` in the database file at `path`.
+    /// Opens the store named `store` in the database file at `path`, shared with other processes.
     pub fn open(path: &Path, store: &str) -> Result<Self, KvError> {
-        Self::prepare(Connection::open(path).map_err(kv_error)?, store)
+        Self::open_shared(path, store, Sharing::Processes)
+    }
+
+    /// Opens the store named `store` in the database file at `path`, shared as `sharing` says.
+    pub fn open_shared(path: &Path, store: &str, sharing: Sharing) -> Result<Self, KvError> {
+        open_file(path, sharing).and_then(|connection| Self::prepare(connection, store, sharing)).map_err(|error| {
+            match error.sqlite_error_code() {
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+                    KvError::Other(format!("{} is locked by another process ({error})", path.display()))
+                }
+                _ => kv_error(error),
+            }
+        })
     }
 
     /// A store in a fresh private in-memory database.
     pub fn open_in_memory(store: &str) -> Result<Self, KvError> {
-        Self::prepare(Connection::open_in_memory().map_err(kv_error)?, store)
+        Connection::open_in_memory()
+            .and_then(|connection| Self::prepare(connection, store, Sharing::ThisProcess))
+            .map_err(kv_error)
     }
 
-    fn prepare(connection: Connection, store: &str) -> Result<Self, KvError> {
-        connection.busy_timeout(BUSY_TIMEOUT).map_err(kv_error)?;
-        super::sqlite::stable_plans(&connection).map_err(kv_error)?;
-        connection.execute(CREATE_TABLE, []).map_err(kv_error)?;
-        Ok(SqliteKv { connection, store: store.to_owned() })
+    fn prepare(connection: Connection, store: &str, sharing: Sharing) -> rusqlite::Result<Self> {
+        connection.busy_timeout(BUSY_TIMEOUT)?;
+        super::sqlite::stable_plans(&connection)?;
+        connection.execute(CREATE_TABLE, [])?;
+        Ok(SqliteKv { connection, store: store.to_owned(), sharing })
     }
 
     /// Switches the file to write-ahead logging without a sync per write: a crash of the machine
@@ -53,7 +68,7 @@ impl SqliteKv {
     pub fn with_store(&self, store: &str) -> Result<SqliteKv, KvError> {
         let path = self.connection.path().filter(|path| !path.is_empty());
         match path {
-            Some(path) => Self::open(Path::new(path), store),
+            Some(path) => Self::open_shared(Path::new(path), store, self.sharing),
             None => Err(KvError::Other("an in-memory store cannot be shared".into())),
         }
     }
@@ -135,5 +150,60 @@ mod tests {
         first.set("key", b"first").unwrap();
         assert_eq!(second.get("key").unwrap(), None);
         assert_eq!(SqliteKv::open(&path, "default").unwrap().get("key").unwrap().as_deref(), Some(&b"first"[..]));
+    }
+
+    #[test]
+    fn connections_of_one_process_share_a_file_kept_to_it_and_leave_it_readable() {
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("kv.db");
+        let first = SqliteKv::open_shared(&path, "default", Sharing::ThisProcess).unwrap();
+        first.tune_for_throughput().unwrap();
+        let second = first.with_store("default").unwrap();
+        first.set("key", b"one").unwrap();
+        assert_eq!(second.get("key").unwrap().as_deref(), Some(&b"one"[..]));
+        second.set("key", b"two").unwrap();
+        assert_eq!(first.get("key").unwrap().as_deref(), Some(&b"two"[..]));
+        assert!(directory.path().join("kv.db-wal").exists());
+        assert!(!directory.path().join("kv.db-shm").exists(), "the log's index stays in memory");
+        drop((first, second));
+        assert_eq!(SqliteKv::open(&path, "default").unwrap().get("key").unwrap().as_deref(), Some(&b"two"[..]));
+    }
+
+    /// Set in the copy of this test binary that plays the other process.
+    const OTHER_PROCESS: &str = "SQLITE_KV_TEST_OTHER_PROCESS";
+
+    #[test]
+    fn another_process_finds_a_file_kept_to_this_one_locked() {
+        if let Ok(directory) = std::env::var(OTHER_PROCESS) {
+            // The other process: no waiting, so a lock shows at once.
+            let count = |file: &str| {
+                let connection = Connection::open(Path::new(&directory).join(file)).unwrap();
+                connection.busy_timeout(std::time::Duration::ZERO).unwrap();
+                connection.query_row("SELECT count(*) FROM spin_key_value", [], |row| row.get::<_, i64>(0))
+            };
+            assert_eq!(count("shared.db").unwrap(), 1);
+            let error = count("kept.db").unwrap_err();
+            assert_eq!(error.sqlite_error_code(), Some(ErrorCode::DatabaseBusy), "{error}");
+            return;
+        }
+        let directory = tempfile::tempdir().unwrap();
+        let kept = SqliteKv::open_shared(&directory.path().join("kept.db"), "default", Sharing::ThisProcess).unwrap();
+        let shared = SqliteKv::open(&directory.path().join("shared.db"), "default").unwrap();
+        for store in [&kept, &shared] {
+            store.tune_for_throughput().unwrap();
+            store.set("key", b"value").unwrap();
+        }
+        let other = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "native::kv::tests::another_process_finds_a_file_kept_to_this_one_locked"])
+            .env(OTHER_PROCESS, directory.path())
+            .output()
+            .unwrap();
+        let output = String::from_utf8_lossy(&other.stdout);
+        assert!(other.status.success(), "{output}");
+        assert!(output.contains("1 passed"), "the other process ran no test: {output}");
+        // Once this process lets the file go, anyone may open it.
+        drop(kept);
+        let reopened = SqliteKv::open(&directory.path().join("kept.db"), "default").unwrap();
+        assert_eq!(reopened.get("key").unwrap().as_deref(), Some(&b"value"[..]));
     }
 }

@@ -10,4 +10,4 @@ mod sqlite;
 
 pub use http::UreqHttp;
 pub use kv::SqliteKv;
-pub use sqlite::{BUSY_TIMEOUT, SqliteDb, execute_on, migrate};
+pub use sqlite::{BUSY_TIMEOUT, Sharing, SqliteDb, execute_on, migrate, open_file};

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use platform::native::BUSY_TIMEOUT;
+use platform::native::{BUSY_TIMEOUT, Sharing, open_file};
 use rusqlite::Connection;
 
 use super::gate::WriteGate;
@@ -56,6 +56,8 @@ pub const NO_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 0";
 /// A SQLite file to checkpoint, and the write gate of its connections.
 pub struct Target {
     pub path: PathBuf,
+    /// How the runner's other connections share the file (the checkpointer's must match).
+    pub sharing: Sharing,
     pub gate: WriteGate,
 }
 
@@ -136,7 +138,7 @@ impl File {
     /// Runs one checkpoint; returns how many pages the log holds.
     fn run(&mut self, mode: &str) -> Option<i64> {
         if self.connection.is_none() {
-            self.connection = Connection::open(&self.target.path).ok();
+            self.connection = open_file(&self.target.path, self.target.sharing).ok();
         }
         let connection = self.connection.as_ref()?;
         let _ = connection.busy_timeout(BUSY_TIMEOUT);
@@ -204,7 +206,7 @@ mod tests {
         let mut checkpointer = Checkpointer::every(
             Duration::from_millis(10),
             rewind_interval,
-            vec![Target { path: path.clone(), gate: pool.gate() }],
+            vec![Target { path: path.clone(), sharing: Sharing::Processes, gate: pool.gate() }],
         );
         write_continuously(commits, move |writer, n| {
             let pool = Arc::clone(&pool);
@@ -242,11 +244,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("kv.db");
         let gate = WriteGate::new();
-        let store = KvStore::open("default", Some(path.clone()), gate.clone()).unwrap();
+        let store = KvStore::open("default", Some(path.clone()), Sharing::ThisProcess, gate.clone()).unwrap();
         let mut checkpointer = Checkpointer::every(
             Duration::from_millis(10),
             Duration::from_millis(10),
-            vec![Target { path: path.clone(), gate }],
+            vec![Target { path: path.clone(), sharing: Sharing::ThisProcess, gate }],
         );
 
         let commits = 10 * REWIND_FRAMES;

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use platform::native::SqliteKv;
+use platform::native::{Sharing, SqliteKv};
 use platform::{KeyValue, KvError};
 use wasmtime::component::Resource;
 
@@ -21,18 +21,19 @@ use super::gate::WriteGate;
 pub struct KvStore {
     label: String,
     path: Option<PathBuf>,
+    sharing: Sharing,
     store: Mutex<SqliteKv>,
     /// The gate of the store's file.
     gate: WriteGate,
 }
 
 impl KvStore {
-    /// Opens the store `label` in the SQLite file at `path` (in memory when `None`); `gate` is
-    /// the file's, shared with the other stores in it.
-    pub fn open(label: &str, path: Option<PathBuf>, gate: WriteGate) -> anyhow::Result<Arc<KvStore>> {
+    /// Opens the store `label` in the SQLite file at `path` (in memory when `None`), shared with
+    /// other processes as `sharing` says; `gate` is the file's, shared with the other stores in it.
+    pub fn open(label: &str, path: Option<PathBuf>, sharing: Sharing, gate: WriteGate) -> anyhow::Result<Arc<KvStore>> {
         let store = match &path {
             Some(path) => {
-                let store = SqliteKv::open(path, label)?;
+                let store = SqliteKv::open_shared(path, label, sharing)?;
                 // Losable data: write-ahead logging without a sync per write keeps sets cheap.
                 store.tune_for_throughput()?;
                 store.connection().execute_batch(NO_AUTOCHECKPOINT)?;
@@ -40,7 +41,7 @@ impl KvStore {
             }
             None => SqliteKv::open_in_memory(label)?,
         };
-        Ok(Arc::new(KvStore { label: label.to_owned(), path, store: Mutex::new(store), gate }))
+        Ok(Arc::new(KvStore { label: label.to_owned(), path, sharing, store: Mutex::new(store), gate }))
     }
 
     pub fn label(&self) -> &str {
@@ -49,6 +50,11 @@ impl KvStore {
 
     pub fn path(&self) -> Option<&PathBuf> {
         self.path.as_ref()
+    }
+
+    /// Whether other processes may open the store's file meanwhile.
+    pub fn sharing(&self) -> Sharing {
+        self.sharing
     }
 
     /// Writes a value directly (`--key-value key=value` at start).
