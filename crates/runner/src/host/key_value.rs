@@ -3,7 +3,9 @@
 //! Each store label has one connection, shared behind a lock (as in Spin). Writes run in their
 //! file's turn at its [`WriteGate`], which every store in the file shares, so writers queue without
 //! holding a worker thread, and the checkpointer can pause them to rewind the file's log (see
-//! [`super::checkpoint`]); the connections never checkpoint inside a write.
+//! [`super::checkpoint`]); the connections never checkpoint inside a write. The runner usually
+//! keeps a store's file to itself while it runs ([`Sharing::ThisProcess`]; see
+//! `open_key_value_stores` in `app.rs`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
