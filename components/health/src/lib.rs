@@ -5,17 +5,19 @@
 
 use api::{ApiError, ApiResponse};
 use health_check::{Services, check};
-use platform_spin::{SpinDb, SpinKv, SpinVariables, SystemClock, respond};
-use spin_sdk::http::{Method, Request, Response};
+use platform_spin::{SpinDb, SpinKv, SpinVariables, SystemClock, send};
+use spin_sdk::http::{IncomingRequest, Method, ResponseOutparam};
 use spin_sdk::http_component;
 
+/// Takes the raw request: the check needs only its method, so neither the headers nor the body
+/// are read (see [`send`]).
 #[http_component]
-fn handle(request: Request) -> Response {
-    respond(route(&request))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, route(&request.method()));
 }
 
-fn route(request: &Request) -> Result<ApiResponse, ApiError> {
-    let head = match request.method() {
+fn route(method: &Method) -> Result<ApiResponse, ApiError> {
+    let head = match method {
         Method::Get => false,
         Method::Head => true,
         _ => return Err(ApiError::method_not_allowed(&["GET", "HEAD"])),

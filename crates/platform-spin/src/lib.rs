@@ -305,21 +305,74 @@ mod outbound {
 /// Turns a handler's outcome into the SDK's response, adding the `X-Trace-ID` header every
 /// response of the API carries (a random 32-hex-digit request id).
 pub fn respond(outcome: Result<api::ApiResponse, api::ApiError>) -> spin_sdk::http::Response {
-    let response = outcome.unwrap_or_else(api::ApiResponse::from);
+    let response = traced(outcome);
     let mut builder = spin_sdk::http::Response::builder();
     builder.status(response.status);
     for (name, value) in response.headers {
         builder.header(name, value);
     }
-    builder.header("x-trace-id", trace_id());
     builder.body(response.body).build()
+}
+
+/// Sends a handler's outcome as the answer to a request taken as the raw `wasi:http` pair
+/// (`#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam)`), with the
+/// same `X-Trace-ID` header as [`respond`].
+///
+/// For handlers that need nothing of the request but its method: the SDK's [`Request`] reads
+/// the URL, every header and the body first, and its response path checks and polls the body
+/// stream around each write. Here the head goes out, then the body in one blocking write per
+/// 4 KiB, which is about a dozen fewer host calls per request.
+///
+/// [`Request`]: spin_sdk::http::Request
+pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiResponse, api::ApiError>) {
+    use spin_sdk::http::{Fields, OutgoingBody, OutgoingResponse};
+
+    let mut response = traced(outcome);
+    let headers: Vec<(String, Vec<u8>)> =
+        response.headers.into_iter().map(|(name, value)| (name, value.into_bytes())).collect();
+    let fields = Fields::from_list(&headers).unwrap_or_else(|error| {
+        eprintln!("cannot send the response headers {headers:?}: {error:?}");
+        response.status = 500;
+        response.body.clear();
+        Fields::new()
+    });
+    let outgoing = OutgoingResponse::new(fields);
+    if outgoing.set_status_code(response.status).is_err() {
+        eprintln!("cannot send the response status {}", response.status);
+        let _ = outgoing.set_status_code(500);
+        response.body.clear();
+    }
+    let body = outgoing.body().expect("a new response's body is there to take");
+    out.set(outgoing);
+    let stream = body.write().expect("a new body's stream is there to take");
+    // wasi:io allows at most 4096 bytes per blocking write.
+    for chunk in response.body.chunks(4096) {
+        if let Err(error) = stream.blocking_write_and_flush(chunk) {
+            eprintln!("cannot send the response body: {error}");
+            break;
+        }
+    }
+    drop(stream);
+    if let Err(error) = OutgoingBody::finish(body, None) {
+        eprintln!("cannot finish the response body: {error:?}");
+    }
+}
+
+/// The outcome as a response with its `X-Trace-ID` header.
+fn traced(outcome: Result<api::ApiResponse, api::ApiError>) -> api::ApiResponse {
+    outcome.unwrap_or_else(api::ApiResponse::from).with_header("x-trace-id", trace_id())
 }
 
 fn trace_id() -> String {
     use platform::Random;
+    use std::fmt::Write as _;
     let mut bytes = [0u8; 16];
     OsRandom.fill(&mut bytes);
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    let mut id = String::with_capacity(32);
+    for byte in bytes {
+        let _ = write!(id, "{byte:02x}");
+    }
+    id
 }
 
 /// The SDK's request as the handlers see it.
