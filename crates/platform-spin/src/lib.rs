@@ -331,7 +331,8 @@ pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiRespo
     let headers: Vec<(String, Vec<u8>)> =
         response.headers.into_iter().map(|(name, value)| (name, value.into_bytes())).collect();
     let fields = Fields::from_list(&headers).unwrap_or_else(|error| {
-        eprintln!("cannot send the response headers {headers:?}: {error:?}");
+        let names: Vec<&str> = headers.iter().map(|(name, _)| name.as_str()).collect();
+        eprintln!("cannot send the response headers {names:?}: {error:?}");
         response.status = 500;
         response.body.clear();
         Fields::new()
