@@ -2,7 +2,8 @@
 //!
 //! Each database keeps its connections open across requests in a small pool: a guest's `open`
 //! takes an idle connection (or opens one), and dropping the resource gives it back, rolled back
-//! if the guest left a transaction open.
+//! if the guest left a transaction open. A connection remembers the settings guests gave it with
+//! `PRAGMA busy_timeout = ...` or `PRAGMA synchronous = ...` (see [`Settings`]).
 //!
 //! Writers queue instead of failing or polling, at the database's [`WriteGate`]. A statement that
 //! opens a transaction (or writes inside one) takes a turn at the gate, and keeps it until the
@@ -27,7 +28,7 @@ pub struct SqlitePool {
     /// `None` keeps the database in memory: a fresh, empty one for every `open`, as Spin does
     /// without a state directory.
     path: Option<PathBuf>,
-    idle: Mutex<Vec<SqliteDb>>,
+    idle: Mutex<Vec<(SqliteDb, Settings)>>,
     gate: WriteGate,
 }
 
@@ -52,20 +53,20 @@ impl SqlitePool {
     /// An open connection: an idle one if there is one, else a new one.
     pub fn checkout(self: &Arc<Self>) -> Result<Connection, DbError> {
         let idle = lock(&self.idle).pop();
-        let db = match idle {
-            Some(db) => db,
+        let (db, settings) = match idle {
+            Some(idle) => idle,
             None => match &self.path {
                 Some(path) => {
                     let db = SqliteDb::open(path)?;
                     db.connection()
                         .execute_batch(super::checkpoint::NO_AUTOCHECKPOINT)
                         .map_err(|error| DbError::Other(error.to_string()))?;
-                    db
+                    (db, Settings::default())
                 }
-                None => SqliteDb::open_in_memory()?,
+                None => (SqliteDb::open_in_memory()?, Settings::default()),
             },
         };
-        Ok(Connection { db: Some(db), writing: None, pool: Arc::clone(self) })
+        Ok(Connection { db: Some(db), settings, writing: None, pool: Arc::clone(self) })
     }
 
     /// Closes every idle connection (at shutdown); SQLite checkpoints the write-ahead log
@@ -75,11 +76,11 @@ impl SqlitePool {
         drop(idle);
     }
 
-    fn give_back(&self, db: SqliteDb) {
+    fn give_back(&self, db: SqliteDb, settings: Settings) {
         if self.path.is_none() {
             return;
         }
-        self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(db);
+        lock(&self.idle).push((db, settings));
     }
 }
 
@@ -90,6 +91,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The host side of a guest's `connection` resource.
 pub struct Connection {
     db: Option<SqliteDb>,
+    /// What guests have set on `db`, kept with it in the pool.
+    settings: Settings,
     /// This connection's turn at its database's write gate, while it writes.
     writing: Option<Turn>,
     pool: Arc<SqlitePool>,
@@ -114,6 +117,30 @@ impl Connection {
     /// so the statement runs on the event loop (here, or on the writer ahead at the gate); only
     /// waiting for the gate is asynchronous.
     pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
+        let pragma = Pragma::of(&sql);
+        // Settings are remembered and answered only outside transactions, where SQLite applies
+        // them at once.
+        let remembered = match pragma {
+            Pragma::Setting { name, ref value } if params.is_empty() && self.db()?.connection().is_autocommit() => {
+                if let Some(answer) = self.settings.answer(name, value) {
+                    return Ok(answer.clone());
+                }
+                Some((name, value.clone()))
+            }
+            _ => None,
+        };
+        let result = self.run(sql, params).await;
+        match (remembered, &result) {
+            (Some((name, value)), Ok(answer)) if self.db()?.connection().is_autocommit() => {
+                self.settings.remember(name, value, answer.clone());
+            }
+            _ if pragma != Pragma::None => self.settings.forget(),
+            _ => {}
+        }
+        result
+    }
+
+    async fn run(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
         if self.writing.is_none() && self.writes(&sql)? {
             if !opens_transaction(&sql) && self.db()?.connection().is_autocommit() {
                 return self.execute_alone(sql, params).await;
@@ -157,10 +184,72 @@ impl Drop for Connection {
         let clean = db.connection().is_autocommit() || db.execute("ROLLBACK", &[]).is_ok();
         self.writing = None;
         if clean {
-            self.pool.give_back(db);
+            self.pool.give_back(db, std::mem::take(&mut self.settings));
         } else {
             tracing::warn!(database = %self.pool.label, "closed a connection that could not roll back its transaction");
         }
+    }
+}
+
+/// What a statement is, for [`Settings`].
+#[derive(Debug, PartialEq)]
+enum Pragma {
+    /// `PRAGMA <name> = <value>` for a setting in [`REMEMBERED`] (the value in lower case).
+    Setting { name: &'static str, value: String },
+    /// Any other statement that mentions `pragma`: it may change a setting, so the connection
+    /// forgets them all.
+    Other,
+    None,
+}
+
+/// The settings a connection remembers: its own, answered by SQLite with nothing but the value.
+const REMEMBERED: &[&str] = &["busy_timeout", "synchronous"];
+
+impl Pragma {
+    fn of(sql: &str) -> Pragma {
+        if !sql.as_bytes().windows(6).any(|word| word.eq_ignore_ascii_case(b"pragma")) {
+            return Pragma::None;
+        }
+        let statement = sql.trim();
+        let statement = statement.strip_suffix(';').unwrap_or(statement);
+        let Some((keyword, rest)) = statement.split_at_checked(6) else { return Pragma::Other };
+        if !keyword.eq_ignore_ascii_case("pragma") || !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
+            return Pragma::Other;
+        }
+        let Some((name, value)) = rest.split_once('=') else { return Pragma::Other };
+        let (name, value) = (name.trim(), value.trim());
+        let simple = !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'_');
+        match REMEMBERED.iter().find(|known| known.eq_ignore_ascii_case(name)) {
+            Some(name) if simple => Pragma::Setting { name, value: value.to_ascii_lowercase() },
+            _ => Pragma::Other,
+        }
+    }
+}
+
+/// The connection settings guests set with `PRAGMA <name> = <value>`, kept with a pooled
+/// connection across requests, with SQLite's answer to each.
+///
+/// SQLite compiles a PRAGMA again every time it runs (it never keeps one prepared), and every
+/// request of the app's components sets the same two on its connection: the busy timeout and
+/// `synchronous` (`platform_spin::SpinDb`; the Spin CLI opens a fresh connection per request,
+/// which needs them). A guest that sets what its connection already has gets the first answer
+/// again, and nothing runs: what it sees, and the connection's state, are what running it would
+/// have given. Any other statement that mentions `pragma` makes the connection forget them all.
+#[derive(Debug, Default)]
+pub struct Settings(Vec<(&'static str, String, QueryResult)>);
+
+impl Settings {
+    fn answer(&self, name: &str, value: &str) -> Option<&QueryResult> {
+        self.0.iter().find(|(known, set, _)| *known == name && set == value).map(|(_, _, answer)| answer)
+    }
+
+    fn remember(&mut self, name: &'static str, value: String, answer: QueryResult) {
+        self.0.retain(|(known, _, _)| *known != name);
+        self.0.push((name, value, answer));
+    }
+
+    fn forget(&mut self) {
+        self.0.clear();
     }
 }
 
@@ -278,4 +367,108 @@ sqlite_interface!(v3);
 pub fn run_startup_sql(pool: &Arc<SqlitePool>, scripts: &[String]) -> anyhow::Result<()> {
     let connection = pool.checkout().map_err(anyhow::Error::from)?;
     connection.db()?.migrate(scripts).map_err(anyhow::Error::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn run(connection: &mut Connection, sql: &str) -> QueryResult {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(connection.execute(sql.to_owned(), Vec::new())).unwrap()
+    }
+
+    /// The connection's busy timeout as SQLite has it, in milliseconds.
+    fn busy_timeout(connection: &mut Connection) -> Value {
+        run(connection, "PRAGMA busy_timeout").rows[0].0[0].clone()
+    }
+
+    /// Changes the busy timeout behind the guest's back, as no guest can: SQLite's answer then
+    /// tells whether a later `PRAGMA busy_timeout = ...` ran.
+    fn change_behind_the_back(connection: &Connection, millis: u64) {
+        connection.db().unwrap().connection().busy_timeout(Duration::from_millis(millis)).unwrap();
+    }
+
+    fn pool() -> (tempfile::TempDir, Arc<SqlitePool>) {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = SqlitePool::new("default", Some(dir.path().join("test.db")));
+        (dir, pool)
+    }
+
+    #[test]
+    fn a_setting_the_connection_already_has_is_answered_without_running_again() {
+        let (_dir, pool) = pool();
+        let mut connection = pool.checkout().unwrap();
+        let first = run(&mut connection, "PRAGMA busy_timeout = 1234");
+        assert_eq!(first.rows[0].0, vec![Value::Integer(1234)]);
+
+        change_behind_the_back(&connection, 99);
+        assert_eq!(run(&mut connection, "pragma BUSY_TIMEOUT=1234;"), first);
+        // A read is another PRAGMA: it runs, and it finds the statement before did not.
+        assert_eq!(busy_timeout(&mut connection), Value::Integer(99));
+    }
+
+    #[test]
+    fn settings_stay_with_the_connection_in_the_pool() {
+        let (_dir, pool) = pool();
+        let mut connection = pool.checkout().unwrap();
+        run(&mut connection, "PRAGMA synchronous = NORMAL");
+        run(&mut connection, "PRAGMA busy_timeout = 1234");
+        drop(connection);
+
+        let mut again = pool.checkout().unwrap();
+        change_behind_the_back(&again, 99);
+        run(&mut again, "PRAGMA busy_timeout = 1234");
+        assert_eq!(busy_timeout(&mut again), Value::Integer(99), "the remembered setting ran again");
+        assert_eq!(run(&mut again, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(1)]);
+    }
+
+    #[test]
+    fn a_new_value_or_any_other_pragma_runs_for_real() {
+        let (_dir, pool) = pool();
+        let mut connection = pool.checkout().unwrap();
+        run(&mut connection, "PRAGMA synchronous = NORMAL");
+        run(&mut connection, "PRAGMA synchronous = FULL");
+        assert_eq!(run(&mut connection, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(2)]);
+        run(&mut connection, "PRAGMA synchronous = NORMAL");
+        assert_eq!(run(&mut connection, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(1)]);
+
+        // After another PRAGMA (here one that sets nothing remembered), the connection forgets
+        // its settings, so the next one runs.
+        run(&mut connection, "PRAGMA busy_timeout = 1234");
+        run(&mut connection, "PRAGMA cache_size = 100");
+        change_behind_the_back(&connection, 99);
+        run(&mut connection, "PRAGMA busy_timeout = 1234");
+        assert_eq!(busy_timeout(&mut connection), Value::Integer(1234));
+    }
+
+    #[test]
+    fn inside_a_transaction_settings_run_for_real() {
+        let (_dir, pool) = pool();
+        let mut connection = pool.checkout().unwrap();
+        run(&mut connection, "PRAGMA synchronous = NORMAL");
+        run(&mut connection, "BEGIN");
+        // SQLite refuses to change the safety level inside a transaction, also to the value
+        // it has; a remembered answer would hide that.
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let refused = runtime.block_on(connection.execute("PRAGMA synchronous = NORMAL".to_owned(), Vec::new()));
+        assert!(refused.is_err(), "{refused:?}");
+        run(&mut connection, "ROLLBACK");
+    }
+
+    #[test]
+    fn statements_are_told_apart() {
+        let setting = |name: &'static str, value: &str| Pragma::Setting { name, value: value.to_owned() };
+        assert_eq!(Pragma::of("PRAGMA busy_timeout = 5000"), setting("busy_timeout", "5000"));
+        assert_eq!(Pragma::of("  pragma Synchronous=normal ; "), setting("synchronous", "normal"));
+        assert_eq!(Pragma::of("PRAGMA synchronous"), Pragma::Other);
+        assert_eq!(Pragma::of("PRAGMA main.synchronous = NORMAL"), Pragma::Other);
+        assert_eq!(Pragma::of("PRAGMA synchronous = NORMAL; PRAGMA synchronous = OFF"), Pragma::Other);
+        assert_eq!(Pragma::of("PRAGMA foreign_keys = ON"), Pragma::Other);
+        assert_eq!(Pragma::of("/* setup */ PRAGMA synchronous = OFF"), Pragma::Other);
+        assert_eq!(Pragma::of("SELECT * FROM pragma_table_info('t')"), Pragma::Other);
+        assert_eq!(Pragma::of("INSERT INTO t VALUES (1)"), Pragma::None);
+    }
 }
