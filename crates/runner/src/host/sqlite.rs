@@ -195,14 +195,18 @@ impl Drop for Connection {
 #[derive(Debug, PartialEq)]
 enum Pragma {
     /// `PRAGMA <name> = <value>` for a setting in [`REMEMBERED`] (the value in lower case).
-    Setting { name: &'static str, value: String },
+    Setting {
+        name: &'static str,
+        value: String,
+    },
     /// Any other statement that mentions `pragma`: it may change a setting, so the connection
     /// forgets them all.
     Other,
     None,
 }
 
-/// The settings a connection remembers: its own, answered by SQLite with nothing but the value.
+/// The settings a connection remembers: its own (not a file's), and SQLite's answer to setting
+/// one depends on nothing but the value.
 const REMEMBERED: &[&str] = &["busy_timeout", "synchronous"];
 
 impl Pragma {
