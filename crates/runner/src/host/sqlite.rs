@@ -379,14 +379,26 @@ mod tests {
 
     use super::*;
 
-    fn run(connection: &mut Connection, sql: &str) -> QueryResult {
+    fn try_run(connection: &mut Connection, sql: &str) -> Result<QueryResult, DbError> {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(connection.execute(sql.to_owned(), Vec::new())).unwrap()
+        runtime.block_on(connection.execute(sql.to_owned(), Vec::new()))
     }
 
-    /// The connection's busy timeout as SQLite has it, in milliseconds.
-    fn busy_timeout(connection: &mut Connection) -> Value {
-        run(connection, "PRAGMA busy_timeout").rows[0].0[0].clone()
+    fn run(connection: &mut Connection, sql: &str) -> QueryResult {
+        try_run(connection, sql).unwrap()
+    }
+
+    /// A setting as SQLite has it (`PRAGMA <name>`, which is never remembered).
+    fn read(connection: &mut Connection, name: &str) -> Value {
+        run(connection, &format!("PRAGMA {name}")).rows[0].0[0].clone()
+    }
+
+    /// A fresh pool's first connection (and the directory its file is in).
+    fn connection() -> (tempfile::TempDir, Arc<SqlitePool>, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = SqlitePool::new("default", Some(dir.path().join("test.db")));
+        let connection = pool.checkout().unwrap();
+        (dir, pool, connection)
     }
 
     /// Changes the busy timeout behind the guest's back, as no guest can: SQLite's answer then
@@ -395,29 +407,21 @@ mod tests {
         connection.db().unwrap().connection().busy_timeout(Duration::from_millis(millis)).unwrap();
     }
 
-    fn pool() -> (tempfile::TempDir, Arc<SqlitePool>) {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = SqlitePool::new("default", Some(dir.path().join("test.db")));
-        (dir, pool)
-    }
-
     #[test]
     fn a_setting_the_connection_already_has_is_answered_without_running_again() {
-        let (_dir, pool) = pool();
-        let mut connection = pool.checkout().unwrap();
+        let (_dir, _pool, mut connection) = connection();
         let first = run(&mut connection, "PRAGMA busy_timeout = 1234");
         assert_eq!(first.rows[0].0, vec![Value::Integer(1234)]);
 
         change_behind_the_back(&connection, 99);
         assert_eq!(run(&mut connection, "pragma BUSY_TIMEOUT=1234;"), first);
         // A read is another PRAGMA: it runs, and it finds the statement before did not.
-        assert_eq!(busy_timeout(&mut connection), Value::Integer(99));
+        assert_eq!(read(&mut connection, "busy_timeout"), Value::Integer(99));
     }
 
     #[test]
     fn settings_stay_with_the_connection_in_the_pool() {
-        let (_dir, pool) = pool();
-        let mut connection = pool.checkout().unwrap();
+        let (_dir, pool, mut connection) = connection();
         run(&mut connection, "PRAGMA synchronous = NORMAL");
         run(&mut connection, "PRAGMA busy_timeout = 1234");
         drop(connection);
@@ -425,19 +429,18 @@ mod tests {
         let mut again = pool.checkout().unwrap();
         change_behind_the_back(&again, 99);
         run(&mut again, "PRAGMA busy_timeout = 1234");
-        assert_eq!(busy_timeout(&mut again), Value::Integer(99), "the remembered setting ran again");
-        assert_eq!(run(&mut again, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(1)]);
+        assert_eq!(read(&mut again, "busy_timeout"), Value::Integer(99), "the remembered setting ran again");
+        assert_eq!(read(&mut again, "synchronous"), Value::Integer(1));
     }
 
     #[test]
     fn a_new_value_or_any_other_pragma_runs_for_real() {
-        let (_dir, pool) = pool();
-        let mut connection = pool.checkout().unwrap();
+        let (_dir, _pool, mut connection) = connection();
         run(&mut connection, "PRAGMA synchronous = NORMAL");
         run(&mut connection, "PRAGMA synchronous = FULL");
-        assert_eq!(run(&mut connection, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(2)]);
+        assert_eq!(read(&mut connection, "synchronous"), Value::Integer(2));
         run(&mut connection, "PRAGMA synchronous = NORMAL");
-        assert_eq!(run(&mut connection, "PRAGMA synchronous").rows[0].0, vec![Value::Integer(1)]);
+        assert_eq!(read(&mut connection, "synchronous"), Value::Integer(1));
 
         // After another PRAGMA (here one that sets nothing remembered), the connection forgets
         // its settings, so the next one runs.
@@ -445,19 +448,17 @@ mod tests {
         run(&mut connection, "PRAGMA cache_size = 100");
         change_behind_the_back(&connection, 99);
         run(&mut connection, "PRAGMA busy_timeout = 1234");
-        assert_eq!(busy_timeout(&mut connection), Value::Integer(1234));
+        assert_eq!(read(&mut connection, "busy_timeout"), Value::Integer(1234));
     }
 
     #[test]
     fn inside_a_transaction_settings_run_for_real() {
-        let (_dir, pool) = pool();
-        let mut connection = pool.checkout().unwrap();
+        let (_dir, _pool, mut connection) = connection();
         run(&mut connection, "PRAGMA synchronous = NORMAL");
         run(&mut connection, "BEGIN");
         // SQLite refuses to change the safety level inside a transaction, also to the value
         // it has; a remembered answer would hide that.
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let refused = runtime.block_on(connection.execute("PRAGMA synchronous = NORMAL".to_owned(), Vec::new()));
+        let refused = try_run(&mut connection, "PRAGMA synchronous = NORMAL");
         assert!(refused.is_err(), "{refused:?}");
         run(&mut connection, "ROLLBACK");
     }
