@@ -8,15 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use e2e::{Options, TestApp, json};
+use e2e::{Options, TestApp, json, under_spin};
 use platform::native::Sharing;
 
 fn probe() -> TestApp {
     TestApp::start(Options::probe())
-}
-
-fn under_spin() -> bool {
-    std::env::var_os("SPIN_BIN").is_some_and(|value| !value.is_empty())
 }
 
 #[test]

@@ -55,6 +55,11 @@ fn spin_bin() -> Option<PathBuf> {
     std::env::var_os("SPIN_BIN").filter(|value| !value.is_empty()).map(PathBuf::from)
 }
 
+/// Whether the tests run under the Spin CLI (`SPIN_BIN`) rather than the local runner.
+pub fn under_spin() -> bool {
+    spin_bin().is_some()
+}
+
 /// The local runner's binary.
 fn runner_bin() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);

@@ -8,6 +8,7 @@ mod app;
 mod build;
 mod files;
 mod host;
+mod log_output;
 mod manifest;
 mod outbound;
 mod routes;
@@ -175,6 +176,7 @@ fn main() -> ExitCode {
             AdminCommand::ListSubscriptions { target } => admin::list_subscriptions_command(&target.into_target()),
         },
     };
+    log_output::flush();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -190,7 +192,7 @@ fn init_logging() {
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(log_output::to_stderr())
         .with_ansi(ansi)
         .with_target(false)
         .init();
@@ -255,6 +257,7 @@ fn resolve_listen(listen: &str) -> anyhow::Result<SocketAddr> {
 }
 
 fn print_routes(app: &App, address: SocketAddr) {
+    log_output::flush();
     eprintln!("Serving http://{address}");
     eprintln!("Available Routes:");
     for trigger in &app.manifest.triggers {
