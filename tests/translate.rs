@@ -367,6 +367,20 @@ fn reporting_tags_are_validated() {
         assert_eq!(reply.status, 400, "{bad}");
         assert!(reply.json()["message"].as_str().unwrap().contains("X-Service-Reporting-Tag"));
     }
+    // Two tags for one request: the handler sees both header fields and refuses.
+    let repeated = app.request(
+        "POST",
+        "/v2/translate",
+        &[
+            ("authorization", &authorization),
+            ("content-type", "application/json"),
+            ("x-service-reporting-tag", "team-alpha"),
+            ("x-service-reporting-tag", "team-beta"),
+        ],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(repeated.status, 400, "{}", repeated.text());
+    assert!(repeated.json()["message"].as_str().unwrap().contains("X-Service-Reporting-Tag"), "{}", repeated.text());
     assert_eq!(usage(&app, &key)["character_count"], 5, "refused requests bill nothing");
 }
 

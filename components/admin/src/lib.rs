@@ -26,17 +26,18 @@ use accounts::{
     Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Services, Subscription,
 };
 use api::{ApiError, ApiResponse, Params, Request};
-use platform_spin::{Host, incoming, respond};
+use platform_spin::{Host, read, send};
 use serde::Serialize;
 use serde_json::json;
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 /// The longest key label, in characters.
 const MAX_LABEL_CHARS: usize = 256;
 
 #[http_component]
-fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
-    respond(route(&incoming(&request)))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, read(request).and_then(|request| route(&request)));
 }
 
 /// What a path of this component does.

@@ -24,9 +24,10 @@ use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
 use glossary::{DictionaryInfo, Glossary, LanguagePair};
-use platform_spin::{Host, incoming, respond};
+use platform_spin::{Host, read, send};
 use serde::Serialize;
 use serde_json::json;
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 /// The largest request body: several dictionaries of up to 10 MiB each.
@@ -35,8 +36,8 @@ const MAX_BODY_BYTES: usize = 64 << 20;
 const TSV: &str = "text/tab-separated-values";
 
 #[http_component]
-fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
-    respond(route(&incoming(&request)))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, read(request).and_then(|request| route(&request)));
 }
 
 /// What a path of this component names.

@@ -11,7 +11,8 @@
 use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Params, Request};
 use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
-use platform_spin::{Host, incoming, respond};
+use platform_spin::{Host, read, send};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 /// When the v2 listings were deprecated in favour of `/v3/languages` (2026-01-08), as RFC 9745
@@ -19,8 +20,8 @@ use spin_sdk::http_component;
 const V2_DEPRECATED_SINCE: &str = "@1767830400";
 
 #[http_component]
-fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
-    respond(route(&incoming(&request)))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, read(request).and_then(|request| route(&request)));
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

@@ -9,8 +9,9 @@
 use accounts::{Access, Charge, Product, ReportingTag, Services};
 use api::{ApiError, ApiResponse, Request};
 use glossary::{LanguagePair, Selection};
-use platform_spin::{Host, incoming, respond};
+use platform_spin::{Host, read, send};
 use serde::Serialize;
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 use translation::{Term, TermSource, TranslateRequest};
 
@@ -18,8 +19,8 @@ use translation::{Term, TermSource, TranslateRequest};
 const GET_DEPRECATED_SINCE: &str = "@1740787200";
 
 #[http_component]
-fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
-    respond(route(&incoming(&request)))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, read(request).and_then(|request| route(&request)));
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

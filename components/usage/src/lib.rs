@@ -4,12 +4,13 @@
 
 use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Request};
-use platform_spin::{Host, incoming, respond};
+use platform_spin::{Host, read, send};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
-fn handle(request: spin_sdk::http::Request) -> spin_sdk::http::Response {
-    respond(route(&incoming(&request)))
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    send(out, read(request).and_then(|request| route(&request)));
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

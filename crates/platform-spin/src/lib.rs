@@ -302,28 +302,13 @@ mod outbound {
     }
 }
 
-/// Turns a handler's outcome into the SDK's response, adding the `X-Trace-ID` header every
-/// response of the API carries (a random 32-hex-digit request id).
-pub fn respond(outcome: Result<api::ApiResponse, api::ApiError>) -> spin_sdk::http::Response {
-    let response = traced(outcome);
-    let mut builder = spin_sdk::http::Response::builder();
-    builder.status(response.status);
-    for (name, value) in response.headers {
-        builder.header(name, value);
-    }
-    builder.body(response.body).build()
-}
-
 /// Sends a handler's outcome as the answer to a request taken as the raw `wasi:http` pair
-/// (`#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam)`), with the
-/// same `X-Trace-ID` header as [`respond`].
+/// (`#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam)`, read with
+/// [`read`]), adding the `X-Trace-ID` header every response of the API carries (a random
+/// 32-hex-digit request id).
 ///
-/// For handlers that need nothing of the request but its method: the SDK's [`Request`] reads
-/// the URL, every header and the body first, and its response path checks and polls the body
-/// stream around each write. Here the head goes out, then the body in one blocking write per
-/// 4 KiB, which is about a dozen fewer host calls per request.
-///
-/// [`Request`]: spin_sdk::http::Request
+/// The head goes out, then the body in one blocking write per 4 KiB. The SDK's response path
+/// checks and polls the body stream around each write instead, about a dozen more host calls.
 pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiResponse, api::ApiError>) {
     use spin_sdk::http::{Fields, OutgoingBody, OutgoingResponse};
 
@@ -376,18 +361,52 @@ fn trace_id() -> String {
     id
 }
 
-/// The SDK's request as the handlers see it.
-pub fn incoming(request: &spin_sdk::http::Request) -> api::Request {
-    api::Request {
-        method: request.method().to_string().to_ascii_uppercase(),
-        path: request.path().to_owned(),
-        query: request.query().to_owned(),
-        headers: request
-            .headers()
-            .map(|(name, value)| (name.to_ascii_lowercase(), value.as_bytes().to_vec()))
-            .collect(),
-        body: request.body().to_vec(),
+/// Reads a request taken as the raw `wasi:http` pair (`#[http_component] fn handle(request:
+/// IncomingRequest, out: ResponseOutparam)`, answered with [`send`]) into what the handlers
+/// see: the method, the path and query as sent, every header field (a repeated header keeps
+/// all its values, in the order sent), and the whole body.
+///
+/// The SDK's own [`Request`] keeps one value per header name (the last), so a handler could not
+/// tell a repeated header from a single one; it also takes the URL apart in three host calls
+/// and reads the body through its async executor. Here the head is one call each for the
+/// method, the path and the header entries, and the body one blocking read per 64 KiB.
+///
+/// A body that cannot be read to its end (the client went away, or sent less than it
+/// announced) answers 400.
+///
+/// [`Request`]: spin_sdk::http::Request
+pub fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, api::ApiError> {
+    let method = request.method().to_string().to_ascii_uppercase();
+    let target = request.path_with_query().unwrap_or_else(|| "/".to_owned());
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path.to_owned(), query.to_owned()),
+        None => (target, String::new()),
+    };
+    let headers =
+        request.headers().entries().into_iter().map(|(name, value)| (name.to_ascii_lowercase(), value)).collect();
+    let body = read_body(&request)
+        .map_err(|error| api::ApiError::bad_request(format!("The request body could not be read: {error}")))?;
+    Ok(api::Request { method, path, query, headers, body })
+}
+
+fn read_body(request: &spin_sdk::http::IncomingRequest) -> Result<Vec<u8>, String> {
+    use spin_sdk::wit::wasi::http0_2_0::types::IncomingBody;
+    use wasi::io::streams::StreamError;
+
+    let body = request.consume().map_err(|()| "it was already taken".to_owned())?;
+    let stream = body.stream().map_err(|()| "its stream was already taken".to_owned())?;
+    let mut bytes = Vec::new();
+    loop {
+        match stream.blocking_read(64 << 10) {
+            Ok(chunk) => bytes.extend_from_slice(&chunk),
+            Err(StreamError::Closed) => break,
+            Err(StreamError::LastOperationFailed(error)) => return Err(error.to_debug_string()),
+        }
     }
+    drop(stream);
+    // Trailers are not used; finishing the body tells the host it was read to its end.
+    drop(IncomingBody::finish(body));
+    Ok(bytes)
 }
 
 /// The variable that lets a request name the time it is handled at: `on` honours
