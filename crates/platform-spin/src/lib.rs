@@ -183,10 +183,6 @@ mod outbound {
     use wasi::http::types::{
         ErrorCode, Fields, IncomingBody, Method, OutgoingBody, OutgoingRequest, RequestOptions, Scheme,
     };
-    use wasi::io::streams::StreamError;
-
-    /// Bytes read from or written to a body stream per call.
-    const CHUNK: u64 = 64 * 1024;
 
     pub fn send(request: HttpRequest) -> Result<HttpResponse, HttpError> {
         let url = request.url.clone();
@@ -266,28 +262,13 @@ mod outbound {
     }
 
     fn write_body(body: &OutgoingBody, bytes: &[u8]) -> Result<(), String> {
-        if bytes.is_empty() {
-            return Ok(());
-        }
         let stream = body.write().map_err(|()| "the request body is not writable".to_owned())?;
-        for chunk in bytes.chunks(4096) {
-            stream.blocking_write_and_flush(chunk).map_err(|error| format!("writing the request body: {error:?}"))?;
-        }
-        Ok(())
+        super::streams::write_all(&stream, bytes).map_err(|error| format!("writing the request body: {error:?}"))
     }
 
     fn read_body(body: &IncomingBody) -> Result<Vec<u8>, String> {
         let stream = body.stream().map_err(|()| "the response body is not readable".to_owned())?;
-        let mut bytes = Vec::new();
-        loop {
-            match stream.blocking_read(CHUNK) {
-                Ok(chunk) => bytes.extend_from_slice(&chunk),
-                Err(StreamError::Closed) => return Ok(bytes),
-                Err(StreamError::LastOperationFailed(error)) => {
-                    return Err(format!("reading the response body: {}", error.to_debug_string()));
-                }
-            }
-        }
+        super::streams::read_to_end(&stream).map_err(|error| format!("reading the response body: {error}"))
     }
 
     fn error(url: &str, code: ErrorCode) -> HttpError {
@@ -307,7 +288,8 @@ mod outbound {
 /// [`read`]), adding the `X-Trace-ID` header every response of the API carries (a random
 /// 32-hex-digit request id).
 ///
-/// The head goes out, then the body in one blocking write per 4 KiB. The SDK's response path
+/// The head goes out, then the body: a small one in a single blocking write, a larger one in
+/// writes as large as the host accepts (see [`streams::write_all`]). The SDK's response path
 /// checks and polls the body stream around each write instead, about a dozen more host calls.
 pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiResponse, api::ApiError>) {
     use spin_sdk::http::{Fields, OutgoingBody, OutgoingResponse};
@@ -331,12 +313,8 @@ pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiRespo
     let body = outgoing.body().expect("a new response's body is there to take");
     out.set(outgoing);
     let stream = body.write().expect("a new body's stream is there to take");
-    // wasi:io allows at most 4096 bytes per blocking write.
-    for chunk in response.body.chunks(4096) {
-        if let Err(error) = stream.blocking_write_and_flush(chunk) {
-            eprintln!("cannot send the response body: {error}");
-            break;
-        }
+    if let Err(error) = streams::write_all(&stream, &response.body) {
+        eprintln!("cannot send the response body: {error}");
     }
     drop(stream);
     if let Err(error) = OutgoingBody::finish(body, None) {
@@ -391,22 +369,64 @@ pub fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, ap
 
 fn read_body(request: &spin_sdk::http::IncomingRequest) -> Result<Vec<u8>, String> {
     use spin_sdk::wit::wasi::http0_2_0::types::IncomingBody;
-    use wasi::io::streams::StreamError;
 
     let body = request.consume().map_err(|()| "it was already taken".to_owned())?;
     let stream = body.stream().map_err(|()| "its stream was already taken".to_owned())?;
-    let mut bytes = Vec::new();
-    loop {
-        match stream.blocking_read(64 << 10) {
-            Ok(chunk) => bytes.extend_from_slice(&chunk),
-            Err(StreamError::Closed) => break,
-            Err(StreamError::LastOperationFailed(error)) => return Err(error.to_debug_string()),
-        }
-    }
+    let bytes = streams::read_to_end(&stream)?;
     drop(stream);
     // Trailers are not used; finishing the body tells the host it was read to its end.
     drop(IncomingBody::finish(body));
     Ok(bytes)
+}
+
+/// Reading and writing whole bodies through `wasi:io` streams, for requests and responses in
+/// both directions.
+mod streams {
+    use wasi::io::streams::{InputStream, OutputStream, StreamError};
+
+    /// The most one read asks for.
+    const READ_CHUNK: u64 = 64 << 10;
+
+    /// The most one blocking write may carry (`wasi:io`'s limit).
+    const BLOCKING_WRITE_LIMIT: usize = 4096;
+
+    /// Reads a stream to its end.
+    pub fn read_to_end(stream: &InputStream) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::new();
+        loop {
+            match stream.blocking_read(READ_CHUNK) {
+                Ok(chunk) => bytes.extend_from_slice(&chunk),
+                Err(StreamError::Closed) => return Ok(bytes),
+                Err(StreamError::LastOperationFailed(error)) => return Err(error.to_debug_string()),
+            }
+        }
+    }
+
+    /// Writes all of `bytes` and flushes them. Up to 4 KiB go in one blocking call (a typical
+    /// JSON answer: one host call in all). More go in writes as large as the stream accepts at
+    /// the time (a host takes up to a megabyte at once), waiting whenever it accepts nothing,
+    /// then one blocking flush: a multi-megabyte glossary is a handful of writes, not one
+    /// blocking call (and one HTTP chunk) per 4 KiB.
+    pub fn write_all(stream: &OutputStream, bytes: &[u8]) -> Result<(), StreamError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if bytes.len() <= BLOCKING_WRITE_LIMIT {
+            return stream.blocking_write_and_flush(bytes);
+        }
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let accepted = usize::try_from(stream.check_write()?).unwrap_or(usize::MAX);
+            if accepted == 0 {
+                stream.subscribe().block();
+                continue;
+            }
+            let (now, later) = rest.split_at(accepted.min(rest.len()));
+            stream.write(now)?;
+            rest = later;
+        }
+        stream.blocking_flush()
+    }
 }
 
 /// The variable that lets a request name the time it is handled at: `on` honours
