@@ -26,7 +26,7 @@ use accounts::{
     Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Services, Subscription,
 };
 use api::{ApiError, ApiResponse, Params, Request};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use serde::Serialize;
 use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -37,7 +37,7 @@ const MAX_LABEL_CHARS: usize = 256;
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 /// What a path of this component does.

@@ -11,13 +11,13 @@
 
 use accounts::{Access, CustomTagQuery, KeyReportQuery, Services};
 use api::{ApiError, ApiResponse, Request};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 /// The two reports this component answers.

@@ -24,7 +24,7 @@ use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
 use glossary::{DictionaryInfo, Glossary, LanguagePair};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use serde::Serialize;
 use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -37,7 +37,7 @@ const TSV: &str = "text/tab-separated-values";
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 /// What a path of this component names.

@@ -11,7 +11,7 @@
 use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Params, Request};
 use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
@@ -21,7 +21,7 @@ const V2_DEPRECATED_SINCE: &str = "@1767830400";
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

@@ -9,7 +9,7 @@
 use accounts::{Access, Charge, Product, ReportingTag, Services};
 use api::{ApiError, ApiResponse, Request};
 use glossary::{LanguagePair, Selection};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use serde::Serialize;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -20,7 +20,7 @@ const GET_DEPRECATED_SINCE: &str = "@1740787200";
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

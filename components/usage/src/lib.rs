@@ -4,13 +4,13 @@
 
 use accounts::{Access, Services};
 use api::{ApiError, ApiResponse, Request};
-use platform_spin::{Host, read, send};
+use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve(request, out, route);
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {

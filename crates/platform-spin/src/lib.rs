@@ -1,6 +1,6 @@
 //! The Spin implementation of the platform traits.
 //!
-//! This is the one library that depends on `spin-sdk`: components build a [`SpinPlatform`] per
+//! This is the one library that depends on `spin-sdk`: components build a [`Host`] per
 //! request and pass its parts to the domain crates, which see only the traits of `platform`.
 //! Connections are opened lazily, on first use, so a request that never touches the database
 //! never opens it.
@@ -284,12 +284,12 @@ mod outbound {
 }
 
 /// Sends a handler's outcome as the answer to a request taken as the raw `wasi:http` pair
-/// (`#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam)`, read with
-/// [`read`]), adding the `X-Trace-ID` header every response of the API carries (a random
-/// 32-hex-digit request id).
+/// (`#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam)`; [`serve`]
+/// answers through here), adding the `X-Trace-ID` header every response of the API carries (a
+/// random 32-hex-digit request id).
 ///
-/// The head goes out, then the body: a small one in a single blocking write, a larger one in
-/// writes as large as the host accepts (see [`streams::write_all`]). The SDK's response path
+/// The head goes out, then the body: up to 4 KiB in a single blocking write, more in writes as
+/// large as the host accepts (`streams::write_all`). The SDK's response path
 /// checks and polls the body stream around each write instead, about a dozen more host calls.
 pub fn send(out: spin_sdk::http::ResponseOutparam, outcome: Result<api::ApiResponse, api::ApiError>) {
     use spin_sdk::http::{Fields, OutgoingBody, OutgoingResponse};
@@ -339,10 +339,22 @@ fn trace_id() -> String {
     id
 }
 
-/// Reads a request taken as the raw `wasi:http` pair (`#[http_component] fn handle(request:
-/// IncomingRequest, out: ResponseOutparam)`, answered with [`send`]) into what the handlers
-/// see: the method, the path and query as sent, every header field (a repeated header keeps
-/// all its values, in the order sent), and the whole body.
+/// A component's whole request pipeline: reads the raw `wasi:http` request (the method, the
+/// path and query as sent, every header field, the body; a body that cannot be read answers
+/// 400), hands it to `route`, and sends the outcome (see [`send`]). A component's handler is
+/// `#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam) { serve(request,
+/// out, route) }`.
+pub fn serve(
+    request: spin_sdk::http::IncomingRequest,
+    out: spin_sdk::http::ResponseOutparam,
+    route: impl FnOnce(&api::Request) -> Result<api::ApiResponse, api::ApiError>,
+) {
+    send(out, read(request).and_then(|request| route(&request)));
+}
+
+/// Reads a request taken as the raw `wasi:http` pair into what the handlers see: the method,
+/// the path and query as sent, every header field (a repeated header keeps all its values, in
+/// the order sent), and the whole body.
 ///
 /// The SDK's own [`Request`] keeps one value per header name (the last), so a handler could not
 /// tell a repeated header from a single one; it also takes the URL apart in three host calls
@@ -353,7 +365,7 @@ fn trace_id() -> String {
 /// announced) answers 400.
 ///
 /// [`Request`]: spin_sdk::http::Request
-pub fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, api::ApiError> {
+fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, api::ApiError> {
     let method = request.method().to_string().to_ascii_uppercase();
     let target = request.path_with_query().unwrap_or_else(|| "/".to_owned());
     let (path, query) = match target.split_once('?') {
