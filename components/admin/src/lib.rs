@@ -22,11 +22,9 @@
 //! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones. Every
 //! change is written together with its audit entry.
 
-use accounts::{
-    Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Services, Subscription,
-};
+use accounts::{Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Subscription};
 use api::{ApiError, ApiResponse, Params, Request};
-use platform_spin::{Host, serve};
+use platform_spin::{Host, Services, serve};
 use serde::Serialize;
 use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -90,8 +88,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(endpoint.methods()));
     }
     let host = Host::for_request(request)?;
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let (admin, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Admin)?;
+    let services = host.services();
+    let (admin, params) = accounts::authenticate_request(&services, request, Access::Admin)?;
     let actor = Actor::AdminKey(&admin.key.id);
     let post = request.method == "POST";
     let put = request.method == "PUT";

@@ -9,7 +9,7 @@
 //! Both are real time (today included), count whole UTC days with `end_date` included, and see
 //! only the caller's subscription (`accounts::key_report`, `accounts::custom_tag_report`).
 
-use accounts::{Access, CustomTagQuery, KeyReportQuery, Services};
+use accounts::{Access, CustomTagQuery, KeyReportQuery};
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -36,8 +36,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(&["GET"]));
     }
     let host = Host::for_request(request)?;
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let (admin, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Admin)?;
+    let services = host.services();
+    let (admin, params) = accounts::authenticate_request(&services, request, Access::Admin)?;
     let subscription_id = &admin.subscription.id;
     match report {
         Report::Keys => {

@@ -19,7 +19,7 @@
 //! Another subscription's glossary answers 404, like an unknown one. The pairs accepted are
 //! those `/v2/glossary-language-pairs` lists: glossary languages the engine translates between.
 
-use accounts::{Access, Services};
+use accounts::Access;
 use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
@@ -99,16 +99,13 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(endpoint.methods()));
     }
     let host = Host::for_request(request)?;
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
+    let services = host.services();
     let (principal, params) =
-        accounts::authenticate_request_within(&services, &host.vars, request, Access::Developer, MAX_BODY_BYTES)?;
+        accounts::authenticate_request_within(&services, request, Access::Developer, MAX_BODY_BYTES)?;
     let subscription = principal.subscription.id.as_str();
     let db = services.db;
     // What the engine translates, read only by the calls that store entries.
-    let coverage = || -> Result<Coverage, ApiError> {
-        let engine = translation::configured_engine(&host.vars, &host.http, Some(&host.kv))?;
-        translation::catalogue_coverage(engine.as_ref())
-    };
+    let coverage = || -> Result<Coverage, ApiError> { Ok(engines::configured(&services)?.coverage()?) };
 
     match (endpoint, method) {
         (Endpoint::Collection(Version::V2), "POST") => {

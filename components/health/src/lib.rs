@@ -4,8 +4,8 @@
 //! report shape when one of them does not. It needs no key.
 
 use api::{ApiError, ApiResponse};
-use health_check::{Services, check};
-use platform_spin::{SpinDb, SpinKv, SpinVariables, SystemClock, send};
+use health_check::check;
+use platform_spin::{Host, send};
 use spin_sdk::http::{IncomingRequest, Method, ResponseOutparam};
 use spin_sdk::http_component;
 
@@ -22,9 +22,8 @@ fn route(method: &Method) -> Result<ApiResponse, ApiError> {
         Method::Head => true,
         _ => return Err(ApiError::method_not_allowed(&["GET", "HEAD"])),
     };
-    let db = SpinDb::new("default");
-    let kv = SpinKv::new("default");
-    let report = check(&Services { db: &db, kv: &kv, vars: &SpinVariables, clock: &SystemClock });
+    let host = Host::new();
+    let report = check(&host.services());
     let status = if report.is_healthy() { 200 } else { 503 };
     let mut response = ApiResponse::json(status, &report).with_header("cache-control", "no-store");
     if head {

@@ -8,10 +8,10 @@
 //! What they list is the language catalogue limited to what the configured translation engine
 //! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
 
-use accounts::{Access, Services};
+use accounts::Access;
 use api::{ApiError, ApiResponse, Params, Request};
 use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
-use platform_spin::{Host, serve};
+use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
@@ -35,18 +35,18 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     if !matches!(request.method.as_str(), "GET" | "POST") {
         return Err(ApiError::method_not_allowed(&["GET", "POST"]));
     }
-    let host = Host::new();
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let (_, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Developer)?;
+    let host = Host::for_request(request)?;
+    let services = host.services();
+    let (_, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
 
     match endpoint {
         Endpoint::V2Languages => {
             let kind = ListKind::parse(params.string("type")?.as_deref()).map_err(query_error)?;
-            let listing = catalogue::v2_languages(kind, &coverage(&host)?);
+            let listing = catalogue::v2_languages(kind, &coverage(&services)?);
             Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=translate_text"))
         }
         Endpoint::GlossaryPairs => {
-            let listing = catalogue::glossary_language_pairs(&coverage(&host)?);
+            let listing = catalogue::glossary_language_pairs(&coverage(&services)?);
             Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=glossary"))
         }
         Endpoint::V3Languages => {
@@ -54,7 +54,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
                 .map_err(query_error)?;
             let include = includes(&params)?;
             let coverage = match resource {
-                Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary => coverage(&host)?,
+                Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary => coverage(&services)?,
                 // The other resources do not go through the translation engine.
                 _ => Coverage::All,
             };
@@ -86,7 +86,6 @@ fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {
 }
 
 /// What the configured engine translates.
-fn coverage(host: &Host) -> Result<Coverage, ApiError> {
-    let engine = translation::configured_engine(&host.vars, &host.http, Some(&host.kv))?;
-    translation::catalogue_coverage(engine.as_ref())
+fn coverage(services: &Services<'_>) -> Result<Coverage, ApiError> {
+    Ok(engines::configured(services)?.coverage()?)
 }

@@ -6,7 +6,7 @@
 //! id (404 for unknown glossaries, 400 for a glossary without a dictionary for the pair), the
 //! translation (400, 503), the charge (456). A request that fails anywhere bills nothing.
 
-use accounts::{Access, Charge, Product, ReportingTag, Services};
+use accounts::{Access, Charge, Product, ReportingTag};
 use api::{ApiError, ApiResponse, Request};
 use glossary::{LanguagePair, Selection};
 use platform_spin::{Host, serve};
@@ -56,8 +56,8 @@ struct Answer<'a> {
 
 fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::for_request(request)?;
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let (principal, params) = accounts::authenticate_request(&services, &host.vars, request, Access::Developer)?;
+    let services = host.services();
+    let (principal, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
     let parsed = TranslateRequest::parse(&params)?;
 
@@ -78,7 +78,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::not_found(format!("Translation memory {id} not found.")));
     }
 
-    let engine = translation::configured_engine(&host.vars, &host.http, Some(&host.kv))?;
+    let engine = engines::configured(&services)?;
     let terms = StoredTerms { db: services.db, selection: glossary.as_ref() };
     let translations =
         translation::translate(&parsed, engine.as_ref(), &terms).map_err(|error| error.into_api_error())?;

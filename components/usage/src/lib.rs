@@ -2,7 +2,7 @@
 //! and limits in the current billing period. Developer and admin keys may both ask; a Free
 //! subscription gets the character count and limit only.
 
-use accounts::{Access, Services};
+use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -18,8 +18,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(&["GET", "POST"]));
     }
     let host = Host::for_request(request)?;
-    let services = Services { db: &host.db, clock: &host.clock, random: &host.random };
-    let (principal, _) = accounts::authenticate_request(&services, &host.vars, request, Access::Any)?;
+    let services = host.services();
+    let (principal, _) = accounts::authenticate_request(&services, request, Access::Any)?;
     let report = accounts::usage_report(&services, &principal)?;
     Ok(ApiResponse::json(200, &report))
 }

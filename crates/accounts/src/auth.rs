@@ -9,11 +9,10 @@
 //! admin key, the first request presenting that key creates a subscription whose admin key it is.
 
 use platform::db::{RetryPolicy, transaction};
-use platform::{Database, Value};
+use platform::{Database, Services, Value};
 use subtle::ConstantTimeEq;
 use time::OffsetDateTime;
 
-use crate::Services;
 use crate::audit::Actor;
 use crate::error::StoreError;
 use crate::keys::{ApiKey, KEY_COLUMNS, KeyKind, insert_key, secret_digest};
@@ -250,7 +249,7 @@ fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -
         return Ok(None);
     }
     let created = transaction(services.db, RetryPolicy::default(), |db| {
-        let services = Services { db, clock: services.clock, random: services.random };
+        let services = services.with_db(db);
         if any_subscription_exists(db)? {
             return Ok(false);
         }

@@ -2,9 +2,8 @@
 //! from a request, and the answer for each failure.
 
 use api::{ApiError, Params, Request};
-use platform::Variables;
+use platform::{Services, Variables};
 
-use crate::Services;
 use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, Principal, authenticate};
 use crate::error::StoreError;
 use crate::keys::KeyError;
@@ -62,24 +61,22 @@ impl AuthConfig for VariableAuthConfig<'_> {
 /// host's variables when needed; answers who calls and the request's parameters.
 pub fn authenticate_request(
     services: &Services<'_>,
-    vars: &dyn Variables,
     request: &Request,
     access: Access,
 ) -> Result<(Principal, Params), ApiError> {
-    authenticate_request_within(services, vars, request, access, api::MAX_BODY_BYTES)
+    authenticate_request_within(services, request, access, api::MAX_BODY_BYTES)
 }
 
 /// [`authenticate_request`] for endpoints whose bodies may be larger than `MAX_BODY_BYTES`
 /// (glossary uploads): a body over `body_limit` bytes is a 413.
 pub fn authenticate_request_within(
     services: &Services<'_>,
-    vars: &dyn Variables,
     request: &Request,
     access: Access,
     body_limit: usize,
 ) -> Result<(Principal, Params), ApiError> {
     let params = request.params_within(body_limit)?;
-    let principal = authenticate(services, credentials(request, &params), access, &VariableAuthConfig(vars))?;
+    let principal = authenticate(services, credentials(request, &params), access, &VariableAuthConfig(services.vars))?;
     Ok((principal, params))
 }
 

@@ -6,12 +6,11 @@
 //! keys of Free subscriptions, none for developer keys of Pro subscriptions.
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
-use platform::{Database, DbError, Random, Value};
+use platform::{Database, DbError, Random, Services, Value};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::Services;
 use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
 use crate::period::{now, parse_stored, rfc3339};
@@ -158,7 +157,7 @@ pub fn create_key(
         if active >= MAX_ACTIVE_KEYS as i64 {
             return Err(KeyError::TooManyActive(kind));
         }
-        let services = Services { db, clock: services.clock, random: services.random };
+        let services = services.with_db(db);
         Ok(insert_key(&services, subscription, kind, label, secret.clone(), actor)?)
     })
 }
@@ -383,19 +382,19 @@ pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<ApiKey, Sto
 
 #[cfg(test)]
 mod tests {
-    use platform::{Clock, FixedClock, OsRandom};
+    use platform::Clock;
     use time::macros::date;
 
     use super::*;
     use crate::audit::entries;
     use crate::subscriptions::create_subscription;
-    use crate::test_support::{Fixture, database};
+    use crate::test_support::Fixture;
 
     #[test]
     fn secrets_say_what_they_are_and_are_stored_only_as_digests() {
-        let db = database();
-        let clock = FixedClock::at_unix(1_800_000_000);
-        let services = Services { db: &db, clock: &clock, random: &OsRandom };
+        let fixture = Fixture::at(1_800_000_000);
+        let services = fixture.services();
+        let db = &fixture.db;
         let free = create_subscription(&services, Plan::Free).unwrap();
         let pro = create_subscription(&services, Plan::Pro).unwrap();
 

@@ -45,46 +45,44 @@ pub use subscriptions::{
 pub use tags::{ReportingTag, TagError};
 pub use usage::{Charge, ChargeError, ProUsage, Product, ProductUsage, UNLIMITED, UsageReport, charge, usage_report};
 
-/// The services the account logic needs from its host.
-pub struct Services<'a> {
-    pub db: &'a dyn platform::Database,
-    pub clock: &'a dyn platform::Clock,
-    pub random: &'a dyn platform::Random,
-}
-
 #[cfg(test)]
 mod test_support {
-    use platform::native::SqliteDb;
-    use platform::{FixedClock, OsRandom};
+    use std::ops::Deref;
 
-    use crate::{Actor, KeyKind, Plan, Principal, Services, create_key, create_subscription};
+    use platform::FixedClock;
+    use platform::native::{NativeHost, SqliteDb};
+
+    use crate::{Actor, KeyKind, Plan, Principal, create_key, create_subscription};
+
+    /// The application's schema, as far as this crate uses it.
+    const SCHEMA: [&str; 3] = [
+        include_str!("../../../sql/0002_accounts.sql"),
+        include_str!("../../../sql/0003_usage_reports.sql"),
+        include_str!("../../../sql/0004_audit.sql"),
+    ];
 
     /// A fresh in-memory database with the application's schema.
     pub fn database() -> SqliteDb {
         let db = SqliteDb::open_in_memory().expect("open an in-memory database");
-        db.migrate(&[
-            include_str!("../../../sql/0002_accounts.sql"),
-            include_str!("../../../sql/0003_usage_reports.sql"),
-            include_str!("../../../sql/0004_audit.sql"),
-        ])
-        .expect("apply the schema");
+        db.migrate(&SCHEMA).expect("apply the schema");
         db
     }
 
-    /// A database and a clock the test sets.
-    pub struct Fixture {
-        pub db: SqliteDb,
-        pub clock: FixedClock,
+    /// Fresh in-memory storage and a clock the test sets.
+    pub struct Fixture(NativeHost);
+
+    impl Deref for Fixture {
+        type Target = NativeHost;
+
+        fn deref(&self) -> &NativeHost {
+            &self.0
+        }
     }
 
     impl Fixture {
         /// A fresh store whose clock shows `unix_seconds`.
         pub fn at(unix_seconds: u64) -> Fixture {
-            Fixture { db: database(), clock: FixedClock::at_unix(unix_seconds) }
-        }
-
-        pub fn services(&self) -> Services<'_> {
-            Services { db: &self.db, clock: &self.clock, random: &OsRandom }
+            Fixture(NativeHost::with_db(database(), FixedClock::at_unix(unix_seconds)).expect("set up the host"))
         }
 
         /// A new subscription with one developer key.

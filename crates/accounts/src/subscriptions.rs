@@ -1,11 +1,10 @@
 //! Subscriptions: a plan, monthly billing periods and limits.
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
-use platform::{Database, DbError, Value};
+use platform::{Database, DbError, Services, Value};
 use serde_json::json;
 use time::OffsetDateTime;
 
-use crate::Services;
 use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
 use crate::period::{now, parse_stored, rfc3339};
@@ -182,25 +181,22 @@ pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<Subscriptio
 
 #[cfg(test)]
 mod tests {
-    use platform::{FixedClock, OsRandom};
-
     use super::*;
-    use crate::test_support::database;
 
     #[test]
     fn a_free_subscription_has_the_free_limit_and_a_pro_one_none() {
-        let db = database();
-        let clock = FixedClock::at_unix(1_800_000_000);
-        let services = Services { db: &db, clock: &clock, random: &OsRandom };
-        assert!(!any_subscription_exists(&db).unwrap());
+        let fixture = crate::test_support::Fixture::at(1_800_000_000);
+        let services = fixture.services();
+        let db = &fixture.db;
+        assert!(!any_subscription_exists(db).unwrap());
         let free = create_subscription(&services, Plan::Free).unwrap();
         let pro = create_subscription(&services, Plan::Pro).unwrap();
         assert_eq!(free.character_limit, Some(FREE_CHARACTER_LIMIT));
         assert_eq!(pro.character_limit, None);
         assert_ne!(free.id, pro.id);
-        assert!(any_subscription_exists(&db).unwrap());
-        assert_eq!(find_subscription(&db, &free.id).unwrap(), Some(free));
-        assert_eq!(find_subscription(&db, "nope").unwrap(), None);
+        assert!(any_subscription_exists(db).unwrap());
+        assert_eq!(find_subscription(db, &free.id).unwrap(), Some(free));
+        assert_eq!(find_subscription(db, "nope").unwrap(), None);
     }
 
     #[test]

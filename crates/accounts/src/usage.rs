@@ -7,10 +7,9 @@
 //! lock from its first step, so concurrent charges are serialised and can never together pass
 //! a limit; a charge that is refused, or a request that fails before, records nothing.
 
-use platform::{DbError, Value};
+use platform::{DbError, Services, Value};
 use serde::Serialize;
 
-use crate::Services;
 use crate::auth::Principal;
 use crate::error::StoreError;
 use crate::period::{billing_period, day_of, now, rfc3339};

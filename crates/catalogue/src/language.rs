@@ -52,6 +52,7 @@ pub(crate) mod flag {
 pub struct Language {
     code: &'static str,
     lang: &'static str,
+    iso639_3: &'static [&'static str],
     name: &'static str,
     maturity: Maturity,
     flags: u16,
@@ -63,11 +64,12 @@ impl Language {
     pub(crate) const fn row(
         code: &'static str,
         lang: &'static str,
+        iso639_3: &'static [&'static str],
         name: &'static str,
         maturity: Maturity,
         flags: u16,
     ) -> Language {
-        Language { code, lang, name, maturity, flags, v2_target_name: None }
+        Language { code, lang, iso639_3, name, maturity, flags, v2_target_name: None }
     }
 
     /// The same row with another name in the `/v2/languages?type=target` list.
@@ -83,6 +85,13 @@ impl Language {
     /// The v3 code in BCP 47 casing: `de`, `en-GB`, `zh-Hans`, `es-419`.
     pub fn lang(&self) -> &'static str {
         self.lang
+    }
+
+    /// The base language's ISO 639-3 codes, the usual one first: what back ends such as Apertium
+    /// call it (`spa`; `fas` and `pes` for Persian). Empty for a variant: back ends name variants
+    /// their own ways.
+    pub fn iso639_3(&self) -> &'static [&'static str] {
+        self.iso639_3
     }
 
     /// The English name: `German`, `English (British)`.

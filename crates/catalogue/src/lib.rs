@@ -4,7 +4,8 @@
 //! * [`Language`] and [`Maturity`]: one language, its codes, name, roles, features and maturity; the data
 //!   itself is one static table (`table.rs`).
 //! * [`find`], [`parse_source`], [`parse_target`]: case-insensitive lookup of v2 (`EN-GB`) and v3 (`en-GB`)
-//!   codes, and the checks of `source_lang`/`target_lang` with the API's error texts.
+//!   codes, and the checks of `source_lang`/`target_lang` with the API's error texts; [`from_iso639`]:
+//!   the language a back end names by its ISO 639 code.
 //! * [`Coverage`]: what the configured engine can translate; every listing is limited by it.
 //! * [`v2_languages`], [`glossary_language_pairs`], [`v3_languages`], [`v3_resources`]: the bodies of the
 //!   language endpoints, ready to serialise.
@@ -22,7 +23,7 @@ mod v3;
 pub use coverage::{Coverage, PairSet};
 pub use error::{LanguageError, QueryError};
 pub use language::{Language, Maturity};
-pub use lookup::{all, custom_instruction_targets, find, glossary_languages, parse_source, parse_target};
+pub use lookup::{all, custom_instruction_targets, find, from_iso639, glossary_languages, parse_source, parse_target};
 pub use v2::{
     GlossaryLanguagePair, GlossaryLanguagePairs, ListKind, V2Language, glossary_language_pairs, v2_languages,
 };

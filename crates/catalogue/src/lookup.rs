@@ -15,6 +15,15 @@ pub fn find(code: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|language| language.code().eq_ignore_ascii_case(code))
 }
 
+/// The base language a back end names by its ISO 639-3 code (`spa`, `pes`) or by the ISO 639-1
+/// code that is also ours (`es`), in any case; `None` for languages outside the catalogue.
+pub fn from_iso639(code: &str) -> Option<&'static Language> {
+    LANGUAGES.iter().filter(|language| !language.is_variant()).find(|language| {
+        language.lang().eq_ignore_ascii_case(code)
+            || language.iso639_3().iter().any(|iso| iso.eq_ignore_ascii_case(code))
+    })
+}
+
 /// A `source_lang`: a known base language. Variants are targets only.
 pub fn parse_source(code: &str) -> Result<&'static Language, LanguageError> {
     const PARAMETER: &str = "source_lang";
@@ -48,6 +57,41 @@ pub fn glossary_languages() -> impl Iterator<Item = &'static Language> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_iso_639_styles_find_the_base_language() {
+        let code = |iso: &str| from_iso639(iso).map(Language::base_code);
+        assert_eq!(code("spa"), Some("es"));
+        assert_eq!(code("es"), Some("es"));
+        assert_eq!(code("GLG"), Some("gl"));
+        assert_eq!(code("nob"), Some("nb"));
+        assert_eq!(code("cmn"), Some("zh"));
+        assert_eq!(code("ceb"), Some("ceb"));
+        assert_eq!(code("nno"), None);
+        assert_eq!(code("hbs"), None);
+        assert_eq!(code("pt-br"), None, "variants have no ISO 639 code of their own");
+    }
+
+    #[test]
+    fn every_base_language_has_iso_639_3_codes_unique_across_the_catalogue() {
+        let mut seen = std::collections::HashSet::new();
+        for language in all() {
+            if language.is_variant() {
+                assert!(language.iso639_3().is_empty(), "{}", language.code());
+                continue;
+            }
+            assert!(!language.iso639_3().is_empty(), "{}", language.code());
+            assert_eq!(from_iso639(language.base_code()), Some(language));
+            assert!(seen.insert(language.base_code()), "duplicate {}", language.base_code());
+            for iso in language.iso639_3() {
+                assert_eq!(iso.len(), 3, "{iso} is not ISO 639-3");
+                assert_eq!(from_iso639(iso), Some(language), "{iso}");
+                if *iso != language.base_code() {
+                    assert!(seen.insert(iso), "duplicate {iso}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn lookup_ignores_case_in_v2_and_v3_forms() {

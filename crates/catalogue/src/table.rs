@@ -9,6 +9,8 @@
 //! * codes, names, formality, glossary, tag handling and write: the language code table (§16). The two beta
 //!   variants are marked there as glossary languages, but beta languages support neither glossaries nor formality
 //!   (design rule), so their rows leave both out.
+//! * ISO 639-3 codes: ISO 639-3 itself, the macrolanguage's code first, then the individual languages back
+//!   ends name instead (`ara`, `arb`); variants have none.
 //! * `AUTO_DETECT`: the auto-detectable source list of §16.
 //! * `STYLE_RULES`: `de en es fr it ja ko zh` and every variant of them (§4, §12); it also allows custom
 //!   instructions.
@@ -31,155 +33,162 @@ use crate::language::Maturity::{Beta, FormerlyBeta, Stable};
 use crate::language::flag::*;
 use crate::language::{Language, Maturity};
 
-const fn row(code: &'static str, lang: &'static str, name: &'static str, maturity: Maturity, flags: u16) -> Language {
-    Language::row(code, lang, name, maturity, flags)
+const fn row(
+    code: &'static str,
+    lang: &'static str,
+    iso639_3: &'static [&'static str],
+    name: &'static str,
+    maturity: Maturity,
+    flags: u16,
+) -> Language {
+    Language::row(code, lang, iso639_3, name, maturity, flags)
 }
 
 /// Every language of the API, sorted by v2 code.
 #[rustfmt::skip]
 pub(crate) static LANGUAGES: [Language; 123] = [
-    row("ACE",     "ace",     "Acehnese",              FormerlyBeta, NOT_IN_V2),
-    row("AF",      "af",      "Afrikaans",             FormerlyBeta, NONE),
-    row("AN",      "an",      "Aragonese",             FormerlyBeta, NONE),
-    row("AR",      "ar",      "Arabic",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("AS",      "as",      "Assamese",              FormerlyBeta, NONE),
-    row("AY",      "ay",      "Aymara",                FormerlyBeta, NONE),
-    row("AZ",      "az",      "Azerbaijani",           FormerlyBeta, NONE),
-    row("BA",      "ba",      "Bashkir",               FormerlyBeta, NONE),
-    row("BE",      "be",      "Belarusian",            FormerlyBeta, NONE),
-    row("BG",      "bg",      "Bulgarian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("BHO",     "bho",     "Bhojpuri",              FormerlyBeta, NOT_IN_V2),
-    row("BN",      "bn",      "Bengali",               FormerlyBeta, VOICE),
-    row("BR",      "br",      "Breton",                FormerlyBeta, NONE),
-    row("BS",      "bs",      "Bosnian",               FormerlyBeta, NONE),
-    row("CA",      "ca",      "Catalan",               FormerlyBeta, NONE),
-    row("CEB",     "ceb",     "Cebuano",               FormerlyBeta, NOT_IN_V2),
-    row("CKB",     "ckb",     "Kurdish (Sorani)",      FormerlyBeta, NOT_IN_V2),
-    row("CS",      "cs",      "Czech",                 Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("CY",      "cy",      "Welsh",                 FormerlyBeta, NONE),
-    row("DA",      "da",      "Danish",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("DE",      "de",      "German",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     STYLE_RULES | MEMORY | WRITE | WRITE_STYLE |
-                                                                     VOICE),
-    row("DE-CH",   "de-CH",   "German (Swiss)",        Beta,         STYLE_RULES),
-    row("EL",      "el",      "Greek",                 Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("EN",      "en",      "English",               Stable,       TARGET_BY_VARIANT | GLOSSARY | TAGS |
-                                                                     AUTO_DETECT | STYLE_RULES | MEMORY | WRITE |
-                                                                     WRITE_STYLE | VOICE),
-    row("EN-GB",   "en-GB",   "English (British)",     Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
-                                                                     WRITE_STYLE | VOICE),
-    row("EN-US",   "en-US",   "English (American)",    Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
-                                                                     WRITE_STYLE | VOICE),
-    row("EO",      "eo",      "Esperanto",             FormerlyBeta, NONE),
-    row("ES",      "es",      "Spanish",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     STYLE_RULES | MEMORY | WRITE | VOICE),
-    row("ES-419",  "es-419",  "Spanish (Latin American)",Stable,       FORMALITY | GLOSSARY | TAGS | STYLE_RULES |
-                                                                       MEMORY),
-    row("ET",      "et",      "Estonian",              Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("EU",      "eu",      "Basque",                FormerlyBeta, NONE),
-    row("FA",      "fa",      "Persian",               FormerlyBeta, NONE),
-    row("FI",      "fi",      "Finnish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("FR",      "fr",      "French",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     STYLE_RULES | MEMORY | WRITE | VOICE),
-    row("FR-CA",   "fr-CA",   "French (Canadian)",     Beta,         STYLE_RULES),
-    row("GA",      "ga",      "Irish",                 FormerlyBeta, VOICE),
-    row("GL",      "gl",      "Galician",              FormerlyBeta, NONE),
-    row("GN",      "gn",      "Guarani",               FormerlyBeta, NONE),
-    row("GOM",     "gom",     "Konkani",               FormerlyBeta, NOT_IN_V2),
-    row("GU",      "gu",      "Gujarati",              FormerlyBeta, NONE),
-    row("HA",      "ha",      "Hausa",                 FormerlyBeta, NONE),
-    row("HE",      "he",      "Hebrew",                Stable,       GLOSSARY | AUTO_DETECT | VOICE),
-    row("HI",      "hi",      "Hindi",                 FormerlyBeta, NONE),
-    row("HR",      "hr",      "Croatian",              FormerlyBeta, VOICE),
-    row("HT",      "ht",      "Haitian Creole",        FormerlyBeta, NONE),
-    row("HU",      "hu",      "Hungarian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("HY",      "hy",      "Armenian",              FormerlyBeta, NONE),
-    row("ID",      "id",      "Indonesian",            Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("IG",      "ig",      "Igbo",                  FormerlyBeta, NONE),
-    row("IS",      "is",      "Icelandic",             FormerlyBeta, NONE),
-    row("IT",      "it",      "Italian",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     STYLE_RULES | MEMORY | WRITE | VOICE),
-    row("JA",      "ja",      "Japanese",              Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     STYLE_RULES | MEMORY | WRITE | VOICE),
-    row("JV",      "jv",      "Javanese",              FormerlyBeta, NONE),
-    row("KA",      "ka",      "Georgian",              FormerlyBeta, NONE),
-    row("KK",      "kk",      "Kazakh",                FormerlyBeta, NONE),
-    row("KMR",     "kmr",     "Kurdish (Kurmanji)",    FormerlyBeta, NOT_IN_V2),
-    row("KO",      "ko",      "Korean",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | STYLE_RULES |
-                                                                     MEMORY | WRITE | VOICE),
-    row("KY",      "ky",      "Kyrgyz",                FormerlyBeta, NONE),
-    row("LA",      "la",      "Latin",                 FormerlyBeta, NONE),
-    row("LB",      "lb",      "Luxembourgish",         FormerlyBeta, NONE),
-    row("LMO",     "lmo",     "Lombard",               FormerlyBeta, NOT_IN_V2),
-    row("LN",      "ln",      "Lingala",               FormerlyBeta, NONE),
-    row("LT",      "lt",      "Lithuanian",            Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("LV",      "lv",      "Latvian",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("MAI",     "mai",     "Maithili",              FormerlyBeta, NOT_IN_V2),
-    row("MG",      "mg",      "Malagasy",              FormerlyBeta, NONE),
-    row("MI",      "mi",      "Maori",                 FormerlyBeta, NONE),
-    row("MK",      "mk",      "Macedonian",            FormerlyBeta, NONE),
-    row("ML",      "ml",      "Malayalam",             FormerlyBeta, NONE),
-    row("MN",      "mn",      "Mongolian",             FormerlyBeta, NONE),
-    row("MR",      "mr",      "Marathi",               FormerlyBeta, NONE),
-    row("MS",      "ms",      "Malay",                 FormerlyBeta, NONE),
-    row("MT",      "mt",      "Maltese",               FormerlyBeta, VOICE),
-    row("MY",      "my",      "Burmese",               FormerlyBeta, NONE),
-    row("NB",      "nb",      "Norwegian (bokmål)",    Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("NE",      "ne",      "Nepali",                FormerlyBeta, NONE),
-    row("NL",      "nl",      "Dutch",                 Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     VOICE),
-    row("OC",      "oc",      "Occitan",               FormerlyBeta, NONE),
-    row("OM",      "om",      "Oromo",                 FormerlyBeta, NONE),
-    row("PA",      "pa",      "Punjabi",               FormerlyBeta, NONE),
-    row("PAG",     "pag",     "Pangasinan",            FormerlyBeta, NOT_IN_V2),
-    row("PAM",     "pam",     "Kapampangan",           FormerlyBeta, NOT_IN_V2),
-    row("PL",      "pl",      "Polish",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     VOICE),
-    row("PRS",     "prs",     "Dari",                  FormerlyBeta, NOT_IN_V2),
-    row("PS",      "ps",      "Pashto",                FormerlyBeta, NONE),
-    row("PT",      "pt",      "Portuguese",            Stable,       TARGET_BY_VARIANT | FORMALITY | GLOSSARY | TAGS |
-                                                                     AUTO_DETECT | WRITE | VOICE),
-    row("PT-BR",   "pt-BR",   "Portuguese (Brazilian)",Stable,       FORMALITY | GLOSSARY | TAGS | WRITE | VOICE),
-    row("PT-PT",   "pt-PT",   "Portuguese (European)", Stable,       FORMALITY | GLOSSARY | TAGS | WRITE | VOICE),
-    row("QU",      "qu",      "Quechua",               FormerlyBeta, NONE),
-    row("RO",      "ro",      "Romanian",              Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("RU",      "ru",      "Russian",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
-                                                                     VOICE),
-    row("SA",      "sa",      "Sanskrit",              FormerlyBeta, NONE),
-    row("SCN",     "scn",     "Sicilian",              FormerlyBeta, NOT_IN_V2),
-    row("SK",      "sk",      "Slovak",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("SL",      "sl",      "Slovenian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("SQ",      "sq",      "Albanian",              FormerlyBeta, NONE),
-    row("SR",      "sr",      "Serbian",               FormerlyBeta, NONE),
-    row("ST",      "st",      "Sesotho",               FormerlyBeta, NONE),
-    row("SU",      "su",      "Sundanese",             FormerlyBeta, NONE),
-    row("SV",      "sv",      "Swedish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("SW",      "sw",      "Swahili",               FormerlyBeta, NONE),
-    row("TA",      "ta",      "Tamil",                 FormerlyBeta, NONE),
-    row("TE",      "te",      "Telugu",                FormerlyBeta, NONE),
-    row("TG",      "tg",      "Tajik",                 FormerlyBeta, NONE),
-    row("TH",      "th",      "Thai",                  Stable,       VOICE),
-    row("TK",      "tk",      "Turkmen",               FormerlyBeta, NONE),
-    row("TL",      "tl",      "Tagalog",               FormerlyBeta, VOICE),
-    row("TN",      "tn",      "Tswana",                FormerlyBeta, NONE),
-    row("TR",      "tr",      "Turkish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("TS",      "ts",      "Tsonga",                FormerlyBeta, NONE),
-    row("TT",      "tt",      "Tatar",                 FormerlyBeta, NONE),
-    row("UK",      "uk",      "Ukrainian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
-    row("UR",      "ur",      "Urdu",                  FormerlyBeta, NONE),
-    row("UZ",      "uz",      "Uzbek",                 FormerlyBeta, NONE),
-    row("VI",      "vi",      "Vietnamese",            Stable,       GLOSSARY | AUTO_DETECT | VOICE),
-    row("WO",      "wo",      "Wolof",                 FormerlyBeta, NONE),
-    row("XH",      "xh",      "Xhosa",                 FormerlyBeta, NONE),
-    row("YI",      "yi",      "Yiddish",               FormerlyBeta, NONE),
-    row("YUE",     "yue",     "Cantonese",             FormerlyBeta, NOT_IN_V2),
-    row("ZH",      "zh",      "Chinese",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | STYLE_RULES |
-                                                                     MEMORY | WRITE | VOICE)
+    row("ACE",     "ace",     &["ace"],         "Acehnese",              FormerlyBeta, NOT_IN_V2),
+    row("AF",      "af",      &["afr"],         "Afrikaans",             FormerlyBeta, NONE),
+    row("AN",      "an",      &["arg"],         "Aragonese",             FormerlyBeta, NONE),
+    row("AR",      "ar",      &["ara", "arb"],  "Arabic",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("AS",      "as",      &["asm"],         "Assamese",              FormerlyBeta, NONE),
+    row("AY",      "ay",      &["aym"],         "Aymara",                FormerlyBeta, NONE),
+    row("AZ",      "az",      &["aze", "azj"],  "Azerbaijani",           FormerlyBeta, NONE),
+    row("BA",      "ba",      &["bak"],         "Bashkir",               FormerlyBeta, NONE),
+    row("BE",      "be",      &["bel"],         "Belarusian",            FormerlyBeta, NONE),
+    row("BG",      "bg",      &["bul"],         "Bulgarian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("BHO",     "bho",     &["bho"],         "Bhojpuri",              FormerlyBeta, NOT_IN_V2),
+    row("BN",      "bn",      &["ben"],         "Bengali",               FormerlyBeta, VOICE),
+    row("BR",      "br",      &["bre"],         "Breton",                FormerlyBeta, NONE),
+    row("BS",      "bs",      &["bos"],         "Bosnian",               FormerlyBeta, NONE),
+    row("CA",      "ca",      &["cat"],         "Catalan",               FormerlyBeta, NONE),
+    row("CEB",     "ceb",     &["ceb"],         "Cebuano",               FormerlyBeta, NOT_IN_V2),
+    row("CKB",     "ckb",     &["ckb"],         "Kurdish (Sorani)",      FormerlyBeta, NOT_IN_V2),
+    row("CS",      "cs",      &["ces"],         "Czech",                 Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("CY",      "cy",      &["cym"],         "Welsh",                 FormerlyBeta, NONE),
+    row("DA",      "da",      &["dan"],         "Danish",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("DE",      "de",      &["deu"],         "German",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       STYLE_RULES | MEMORY | WRITE | WRITE_STYLE |
+                                                                                       VOICE),
+    row("DE-CH",   "de-CH",   &[],              "German (Swiss)",        Beta,         STYLE_RULES),
+    row("EL",      "el",      &["ell"],         "Greek",                 Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("EN",      "en",      &["eng"],         "English",               Stable,       TARGET_BY_VARIANT | GLOSSARY | TAGS |
+                                                                                       AUTO_DETECT | STYLE_RULES | MEMORY | WRITE |
+                                                                                       WRITE_STYLE | VOICE),
+    row("EN-GB",   "en-GB",   &[],              "English (British)",     Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
+                                                                                       WRITE_STYLE | VOICE),
+    row("EN-US",   "en-US",   &[],              "English (American)",    Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
+                                                                                       WRITE_STYLE | VOICE),
+    row("EO",      "eo",      &["epo"],         "Esperanto",             FormerlyBeta, NONE),
+    row("ES",      "es",      &["spa"],         "Spanish",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       STYLE_RULES | MEMORY | WRITE | VOICE),
+    row("ES-419",  "es-419",  &[],              "Spanish (Latin American)",Stable,       FORMALITY | GLOSSARY | TAGS | STYLE_RULES |
+                                                                                         MEMORY),
+    row("ET",      "et",      &["est", "ekk"],  "Estonian",              Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("EU",      "eu",      &["eus"],         "Basque",                FormerlyBeta, NONE),
+    row("FA",      "fa",      &["fas", "pes"],  "Persian",               FormerlyBeta, NONE),
+    row("FI",      "fi",      &["fin"],         "Finnish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("FR",      "fr",      &["fra"],         "French",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       STYLE_RULES | MEMORY | WRITE | VOICE),
+    row("FR-CA",   "fr-CA",   &[],              "French (Canadian)",     Beta,         STYLE_RULES),
+    row("GA",      "ga",      &["gle"],         "Irish",                 FormerlyBeta, VOICE),
+    row("GL",      "gl",      &["glg"],         "Galician",              FormerlyBeta, NONE),
+    row("GN",      "gn",      &["grn", "gug"],  "Guarani",               FormerlyBeta, NONE),
+    row("GOM",     "gom",     &["gom"],         "Konkani",               FormerlyBeta, NOT_IN_V2),
+    row("GU",      "gu",      &["guj"],         "Gujarati",              FormerlyBeta, NONE),
+    row("HA",      "ha",      &["hau"],         "Hausa",                 FormerlyBeta, NONE),
+    row("HE",      "he",      &["heb"],         "Hebrew",                Stable,       GLOSSARY | AUTO_DETECT | VOICE),
+    row("HI",      "hi",      &["hin"],         "Hindi",                 FormerlyBeta, NONE),
+    row("HR",      "hr",      &["hrv"],         "Croatian",              FormerlyBeta, VOICE),
+    row("HT",      "ht",      &["hat"],         "Haitian Creole",        FormerlyBeta, NONE),
+    row("HU",      "hu",      &["hun"],         "Hungarian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("HY",      "hy",      &["hye"],         "Armenian",              FormerlyBeta, NONE),
+    row("ID",      "id",      &["ind"],         "Indonesian",            Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("IG",      "ig",      &["ibo"],         "Igbo",                  FormerlyBeta, NONE),
+    row("IS",      "is",      &["isl"],         "Icelandic",             FormerlyBeta, NONE),
+    row("IT",      "it",      &["ita"],         "Italian",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       STYLE_RULES | MEMORY | WRITE | VOICE),
+    row("JA",      "ja",      &["jpn"],         "Japanese",              Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       STYLE_RULES | MEMORY | WRITE | VOICE),
+    row("JV",      "jv",      &["jav"],         "Javanese",              FormerlyBeta, NONE),
+    row("KA",      "ka",      &["kat"],         "Georgian",              FormerlyBeta, NONE),
+    row("KK",      "kk",      &["kaz"],         "Kazakh",                FormerlyBeta, NONE),
+    row("KMR",     "kmr",     &["kmr"],         "Kurdish (Kurmanji)",    FormerlyBeta, NOT_IN_V2),
+    row("KO",      "ko",      &["kor"],         "Korean",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | STYLE_RULES |
+                                                                                       MEMORY | WRITE | VOICE),
+    row("KY",      "ky",      &["kir"],         "Kyrgyz",                FormerlyBeta, NONE),
+    row("LA",      "la",      &["lat"],         "Latin",                 FormerlyBeta, NONE),
+    row("LB",      "lb",      &["ltz"],         "Luxembourgish",         FormerlyBeta, NONE),
+    row("LMO",     "lmo",     &["lmo"],         "Lombard",               FormerlyBeta, NOT_IN_V2),
+    row("LN",      "ln",      &["lin"],         "Lingala",               FormerlyBeta, NONE),
+    row("LT",      "lt",      &["lit"],         "Lithuanian",            Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("LV",      "lv",      &["lav", "lvs"],  "Latvian",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("MAI",     "mai",     &["mai"],         "Maithili",              FormerlyBeta, NOT_IN_V2),
+    row("MG",      "mg",      &["mlg", "plt"],  "Malagasy",              FormerlyBeta, NONE),
+    row("MI",      "mi",      &["mri"],         "Maori",                 FormerlyBeta, NONE),
+    row("MK",      "mk",      &["mkd"],         "Macedonian",            FormerlyBeta, NONE),
+    row("ML",      "ml",      &["mal"],         "Malayalam",             FormerlyBeta, NONE),
+    row("MN",      "mn",      &["mon", "khk"],  "Mongolian",             FormerlyBeta, NONE),
+    row("MR",      "mr",      &["mar"],         "Marathi",               FormerlyBeta, NONE),
+    row("MS",      "ms",      &["msa", "zsm"],  "Malay",                 FormerlyBeta, NONE),
+    row("MT",      "mt",      &["mlt"],         "Maltese",               FormerlyBeta, VOICE),
+    row("MY",      "my",      &["mya"],         "Burmese",               FormerlyBeta, NONE),
+    row("NB",      "nb",      &["nob"],         "Norwegian (bokmål)",    Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("NE",      "ne",      &["nep", "npi"],  "Nepali",                FormerlyBeta, NONE),
+    row("NL",      "nl",      &["nld"],         "Dutch",                 Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       VOICE),
+    row("OC",      "oc",      &["oci"],         "Occitan",               FormerlyBeta, NONE),
+    row("OM",      "om",      &["orm", "gaz"],  "Oromo",                 FormerlyBeta, NONE),
+    row("PA",      "pa",      &["pan"],         "Punjabi",               FormerlyBeta, NONE),
+    row("PAG",     "pag",     &["pag"],         "Pangasinan",            FormerlyBeta, NOT_IN_V2),
+    row("PAM",     "pam",     &["pam"],         "Kapampangan",           FormerlyBeta, NOT_IN_V2),
+    row("PL",      "pl",      &["pol"],         "Polish",                Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       VOICE),
+    row("PRS",     "prs",     &["prs"],         "Dari",                  FormerlyBeta, NOT_IN_V2),
+    row("PS",      "ps",      &["pus", "pbt"],  "Pashto",                FormerlyBeta, NONE),
+    row("PT",      "pt",      &["por"],         "Portuguese",            Stable,       TARGET_BY_VARIANT | FORMALITY | GLOSSARY | TAGS |
+                                                                                       AUTO_DETECT | WRITE | VOICE),
+    row("PT-BR",   "pt-BR",   &[],              "Portuguese (Brazilian)",Stable,       FORMALITY | GLOSSARY | TAGS | WRITE | VOICE),
+    row("PT-PT",   "pt-PT",   &[],              "Portuguese (European)", Stable,       FORMALITY | GLOSSARY | TAGS | WRITE | VOICE),
+    row("QU",      "qu",      &["que"],         "Quechua",               FormerlyBeta, NONE),
+    row("RO",      "ro",      &["ron"],         "Romanian",              Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("RU",      "ru",      &["rus"],         "Russian",               Stable,       FORMALITY | GLOSSARY | TAGS | AUTO_DETECT |
+                                                                                       VOICE),
+    row("SA",      "sa",      &["san"],         "Sanskrit",              FormerlyBeta, NONE),
+    row("SCN",     "scn",     &["scn"],         "Sicilian",              FormerlyBeta, NOT_IN_V2),
+    row("SK",      "sk",      &["slk"],         "Slovak",                Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("SL",      "sl",      &["slv"],         "Slovenian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("SQ",      "sq",      &["sqi", "als"],  "Albanian",              FormerlyBeta, NONE),
+    row("SR",      "sr",      &["srp"],         "Serbian",               FormerlyBeta, NONE),
+    row("ST",      "st",      &["sot"],         "Sesotho",               FormerlyBeta, NONE),
+    row("SU",      "su",      &["sun"],         "Sundanese",             FormerlyBeta, NONE),
+    row("SV",      "sv",      &["swe"],         "Swedish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("SW",      "sw",      &["swa", "swh"],  "Swahili",               FormerlyBeta, NONE),
+    row("TA",      "ta",      &["tam"],         "Tamil",                 FormerlyBeta, NONE),
+    row("TE",      "te",      &["tel"],         "Telugu",                FormerlyBeta, NONE),
+    row("TG",      "tg",      &["tgk"],         "Tajik",                 FormerlyBeta, NONE),
+    row("TH",      "th",      &["tha"],         "Thai",                  Stable,       VOICE),
+    row("TK",      "tk",      &["tuk"],         "Turkmen",               FormerlyBeta, NONE),
+    row("TL",      "tl",      &["tgl"],         "Tagalog",               FormerlyBeta, VOICE),
+    row("TN",      "tn",      &["tsn"],         "Tswana",                FormerlyBeta, NONE),
+    row("TR",      "tr",      &["tur"],         "Turkish",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("TS",      "ts",      &["tso"],         "Tsonga",                FormerlyBeta, NONE),
+    row("TT",      "tt",      &["tat"],         "Tatar",                 FormerlyBeta, NONE),
+    row("UK",      "uk",      &["ukr"],         "Ukrainian",             Stable,       GLOSSARY | TAGS | AUTO_DETECT | VOICE),
+    row("UR",      "ur",      &["urd"],         "Urdu",                  FormerlyBeta, NONE),
+    row("UZ",      "uz",      &["uzb", "uzn"],  "Uzbek",                 FormerlyBeta, NONE),
+    row("VI",      "vi",      &["vie"],         "Vietnamese",            Stable,       GLOSSARY | AUTO_DETECT | VOICE),
+    row("WO",      "wo",      &["wol"],         "Wolof",                 FormerlyBeta, NONE),
+    row("XH",      "xh",      &["xho"],         "Xhosa",                 FormerlyBeta, NONE),
+    row("YI",      "yi",      &["yid", "ydd"],  "Yiddish",               FormerlyBeta, NONE),
+    row("YUE",     "yue",     &["yue"],         "Cantonese",             FormerlyBeta, NOT_IN_V2),
+    row("ZH",      "zh",      &["zho", "cmn"],  "Chinese",               Stable,       GLOSSARY | TAGS | AUTO_DETECT | STYLE_RULES |
+                                                                                       MEMORY | WRITE | VOICE)
         .named_in_v2_targets("Chinese (simplified)"),
-    row("ZH-HANS", "zh-Hans", "Chinese (simplified)",  Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
-                                                                     VOICE),
-    row("ZH-HANT", "zh-Hant", "Chinese (traditional)", Stable,       GLOSSARY | TAGS | STYLE_RULES | VOICE),
-    row("ZU",      "zu",      "Zulu",                  FormerlyBeta, NONE),
+    row("ZH-HANS", "zh-Hans", &[],              "Chinese (simplified)",  Stable,       GLOSSARY | TAGS | STYLE_RULES | MEMORY | WRITE |
+                                                                                       VOICE),
+    row("ZH-HANT", "zh-Hant", &[],              "Chinese (traditional)", Stable,       GLOSSARY | TAGS | STYLE_RULES | VOICE),
+    row("ZU",      "zu",      &["zul"],         "Zulu",                  FormerlyBeta, NONE),
 ];
 
 #[cfg(test)]

@@ -12,11 +12,11 @@
 //! A variable set to an empty string counts as unset, so a manifest can declare every variable
 //! with `default = ""`. Variables of engines other than the chosen one are not read.
 //! [`EngineSettings::from_variables`] parses (and can be tested without any engine);
-//! [`EngineSettings::build`] builds.
+//! [`EngineSettings::build`] builds; [`configured`] does both with a request's services.
 
 use std::time::Duration;
 
-use platform::{KeyValue, OutboundHttp, Variables};
+use platform::{KeyValue, OutboundHttp, Services, Variables};
 
 use crate::apertium::{self, ApertiumEngine, ApertiumSettings};
 use crate::openai::{self, OpenAiEngine, OpenAiSettings};
@@ -85,13 +85,10 @@ impl EngineSettings {
     }
 }
 
-/// The engine the variables choose; see the module documentation.
-pub fn from_variables<'a>(
-    vars: &dyn Variables,
-    http: &'a dyn OutboundHttp,
-    cache: Option<&'a dyn KeyValue>,
-) -> Result<Box<dyn Engine + 'a>, ConfigError> {
-    Ok(EngineSettings::from_variables(vars)?.build(http, cache))
+/// The engine the variables of `services` choose, sending through its outbound HTTP and caching
+/// in its key-value store; see the module documentation.
+pub fn configured<'a>(services: &Services<'a>) -> Result<Box<dyn Engine + 'a>, ConfigError> {
+    Ok(EngineSettings::from_variables(services.vars)?.build(services.http, Some(services.kv)))
 }
 
 /// The variable's trimmed value; `None` when unset or empty.
@@ -127,8 +124,8 @@ fn timeout(vars: &dyn Variables) -> Result<Duration, ConfigError> {
 mod tests {
     use std::collections::HashMap;
 
-    use platform::native::UreqHttp;
-    use platform::{VarError, Variables};
+    use platform::native::NativeHost;
+    use platform::{FixedClock, VarError, Variables};
 
     use super::*;
 
@@ -247,14 +244,15 @@ mod tests {
     }
 
     #[test]
-    fn from_variables_builds_the_chosen_engine() {
-        let http = UreqHttp;
+    fn configured_builds_the_chosen_engine() {
+        let mut host = NativeHost::in_memory::<&str>(&[], FixedClock::at_unix(0)).unwrap();
         for (engine, name) in [("deterministic", "deterministic"), ("apertium", "apertium")] {
-            let built = from_variables(&vars(&[("engine", engine)]), &http, None).unwrap();
-            assert_eq!(built.name(), name);
+            host.vars = vars(&[("engine", engine)]);
+            assert_eq!(configured(&host.services()).unwrap().name(), name);
         }
-        let openai = vars(&[("engine", "openai"), ("openai_url", "http://127.0.0.1:9"), ("openai_model", "m")]);
-        assert_eq!(from_variables(&openai, &http, None).unwrap().name(), "openai");
-        assert!(from_variables(&vars(&[]), &http, None).is_err());
+        host.vars = vars(&[("engine", "openai"), ("openai_url", "http://127.0.0.1:9"), ("openai_model", "m")]);
+        assert_eq!(configured(&host.services()).unwrap().name(), "openai");
+        host.vars = vars(&[]);
+        assert!(configured(&host.services()).is_err());
     }
 }

@@ -14,6 +14,7 @@
 //! only the first [`SAMPLE_CHARS`] characters are looked at: that is plenty for a trigram model
 //! and keeps detection cheap for the largest requests.
 
+use catalogue::Language;
 use terms::{Segment, split_placeholders};
 use whatlang::{Detector, Lang};
 
@@ -59,9 +60,14 @@ const DETECTABLE: &[(Lang, &str)] = &[
     (Lang::Cmn, "zh"),
 ];
 
-/// The most likely source language of `texts` as a lower-case base code (e.g. `en`), or `None`
-/// when they contain no letter at all.
-pub fn detect(texts: &[String]) -> Option<&'static str> {
+/// The most likely source language of `texts`, a base language of the catalogue, or `None` when
+/// they contain no letter at all.
+pub fn detect(texts: &[String]) -> Option<&'static Language> {
+    detect_code(texts).map(|code| catalogue::find(code).expect("every detectable language is in the catalogue"))
+}
+
+/// [`detect`], as the lower-case base code.
+fn detect_code(texts: &[String]) -> Option<&'static str> {
     let sample = sample(texts);
     if !sample.chars().any(char::is_alphabetic) {
         return None;
@@ -211,7 +217,15 @@ mod tests {
     use super::*;
 
     fn detect_one(text: &str) -> Option<&'static str> {
-        detect(&[text.to_owned()])
+        detect(&[text.to_owned()]).map(Language::base_code)
+    }
+
+    #[test]
+    fn every_detectable_language_is_a_base_language_of_the_catalogue() {
+        let codes = DETECTABLE.iter().map(|(_, code)| *code).chain(COMMON_WORDS.iter().map(|(code, _)| *code));
+        for code in codes.chain([FALLBACK]) {
+            assert_eq!(catalogue::find(code).map(Language::base_code), Some(code));
+        }
     }
 
     #[test]
@@ -242,13 +256,13 @@ mod tests {
     #[test]
     fn all_texts_of_a_request_count_together() {
         let texts = ["Hallo".to_owned(), "wie geht es dir heute, mein Freund?".to_owned()];
-        assert_eq!(detect(&texts), Some("de"));
+        assert_eq!(detect_code(&texts), Some("de"));
     }
 
     #[test]
     fn placeholders_do_not_count_as_words() {
         let texts = ["<g1>Guten Morgen</g1>, wie geht es <x2/>dir <g3>heute</g3>?".to_owned()];
-        assert_eq!(detect(&texts), Some("de"));
+        assert_eq!(detect_code(&texts), Some("de"));
     }
 
     #[test]
@@ -282,13 +296,13 @@ mod tests {
         assert_eq!(detect_one("12345 !?"), None);
         assert_eq!(detect_one("<g1></g1> <x2/>"), None);
         assert_eq!(detect(&[]), None);
-        assert_eq!(detect(&["".to_owned(), "  ".to_owned()]), None);
+        assert_eq!(detect_code(&["".to_owned(), "  ".to_owned()]), None);
     }
 
     #[test]
     fn only_the_start_of_a_long_request_is_sampled() {
         let long = "Guten Morgen, wie geht es dir? ".repeat(1000);
         assert_eq!(sample(std::slice::from_ref(&long)).chars().count(), SAMPLE_CHARS);
-        assert_eq!(detect(&[long]), Some("de"));
+        assert_eq!(detect_code(&[long]), Some("de"));
     }
 }

@@ -22,9 +22,10 @@
 //! The source language does not enter the key: the same text gives the same output whatever
 //! language the caller detected.
 
+use catalogue::Language;
 use terms::{GlossaryMatcher, Segment};
 
-use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality, languages};
+use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality};
 
 /// The engine's name, as the `engine` variable spells it.
 pub const NAME: &str = "deterministic";
@@ -42,7 +43,13 @@ impl DeterministicEngine {
     }
 
     /// The pseudo-translation of one text.
-    fn translate_text(&self, text: &str, target: &str, formality: Formality, glossary: &GlossaryMatcher<'_>) -> String {
+    fn translate_text(
+        &self,
+        text: &str,
+        target: &Language,
+        formality: Formality,
+        glossary: &GlossaryMatcher<'_>,
+    ) -> String {
         let key = Key::new(target, formality);
         let mut output = String::with_capacity(text.len() + 8);
         for segment in glossary.segments(text) {
@@ -83,15 +90,16 @@ impl Engine for DeterministicEngine {
 struct Key(u64);
 
 impl Key {
-    fn new(target: &str, formality: Formality) -> Self {
+    fn new(target: &Language, formality: Formality) -> Self {
         let register = match formality {
-            _ if !languages::supports_formality(target) => "",
+            _ if !target.supports_formality() => "",
             Formality::Default => "",
             Formality::More | Formality::PreferMore => "formal",
             Formality::Less | Formality::PreferLess => "informal",
         };
         let mut hash = Fnv::new();
-        hash.write(target.as_bytes());
+        // The target's lower-case code (`de`, `en-gb`), as the outputs have always been keyed.
+        hash.write(target.lang().to_ascii_lowercase().as_bytes());
         hash.write(&[0]);
         hash.write(register.as_bytes());
         hash.write(&[0]);
@@ -189,6 +197,7 @@ impl SplitMix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::language;
 
     fn texts(items: &[&str]) -> Vec<String> {
         items.iter().map(|text| text.to_string()).collect()
@@ -200,13 +209,13 @@ mod tests {
 
     fn one(text: &str, target: &str) -> String {
         let texts = texts(&[text]);
-        translate(&EngineRequest::new("en", target, &texts)).remove(0)
+        translate(&EngineRequest::new(language("en"), language(target), &texts)).remove(0)
     }
 
     #[test]
     fn the_same_input_always_gives_the_same_output() {
         let input = texts(&["Hello, world!", "Second text."]);
-        let request = EngineRequest::new("en", "de", &input);
+        let request = EngineRequest::new(language("en"), language("de"), &input);
         assert_eq!(translate(&request), translate(&request));
         assert_eq!(translate(&request).len(), 2);
     }
@@ -278,7 +287,8 @@ mod tests {
     fn formality_is_visible_for_targets_that_distinguish_it() {
         let input = texts(&["How are you today?"]);
         let with = |target, formality| {
-            translate(&EngineRequest { formality, ..EngineRequest::new("en", target, &input) }).remove(0)
+            translate(&EngineRequest { formality, ..EngineRequest::new(language("en"), language(target), &input) })
+                .remove(0)
         };
         let formal = with("de", Formality::More);
         let informal = with("de", Formality::Less);
@@ -296,7 +306,10 @@ mod tests {
     fn glossary_terms_come_out_as_their_target_terms() {
         let input = texts(&["The house is a house; my Glossa house.", "House rules. Houses."]);
         let glossary = vec![("house".to_owned(), "Haus".to_owned()), ("Glossa".to_owned(), "GLOSSA".to_owned())];
-        let outputs = translate(&EngineRequest { glossary: &glossary, ..EngineRequest::new("en", "de", &input) });
+        let outputs = translate(&EngineRequest {
+            glossary: &glossary,
+            ..EngineRequest::new(language("en"), language("de"), &input)
+        });
         assert_eq!(outputs[0].matches("Haus").count(), 3, "{}", outputs[0]);
         assert!(outputs[0].contains("GLOSSA Haus."));
         // Capitalised at the start of a sentence; not inside a longer word.
@@ -308,8 +321,11 @@ mod tests {
     fn glossary_terms_match_in_any_case_and_are_capitalised_only_at_sentence_starts() {
         let input = texts(&["House rules. The HOUSE, my House. «House»"]);
         let glossary = vec![("house".to_owned(), "casa".to_owned())];
-        let output =
-            translate(&EngineRequest { glossary: &glossary, ..EngineRequest::new("en", "es", &input) }).remove(0);
+        let output = translate(&EngineRequest {
+            glossary: &glossary,
+            ..EngineRequest::new(language("en"), language("es"), &input)
+        })
+        .remove(0);
         assert!(output.starts_with("Casa "), "{output}");
         assert!(output.contains(" casa, "), "{output}");
         assert!(output.ends_with(" casa. «Casa»"), "{output}");
@@ -323,11 +339,11 @@ mod tests {
     fn context_and_custom_instructions_do_not_change_the_output() {
         let input = texts(&["Keep this sentence."]);
         let instructions = texts(&["Use uppercase only."]);
-        let plain = translate(&EngineRequest::new("en", "it", &input));
+        let plain = translate(&EngineRequest::new(language("en"), language("it"), &input));
         let decorated = translate(&EngineRequest {
             context: Some("A note about something else."),
             custom_instructions: &instructions,
-            ..EngineRequest::new("en", "it", &input)
+            ..EngineRequest::new(language("en"), language("it"), &input)
         });
         assert_eq!(plain, decorated);
     }

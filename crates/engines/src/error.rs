@@ -1,38 +1,24 @@
 //! The two error types of this crate: what went wrong while translating, and what is wrong with
 //! the configuration.
 
+use catalogue::Language;
 use platform::VarError;
 
 /// Why an engine could not translate a request.
-///
-/// `Display` and `Error` are written by hand: thiserror would take the `source` field of
-/// `UnsupportedPair` for the error's cause.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
     /// The engine is down, refused the request, timed out or answered a server error. The caller
     /// answers 503 and bills nothing.
+    #[error("the {engine} engine is unavailable: {reason}")]
     Unavailable { engine: &'static str, reason: String },
-    /// The engine does not serve this language pair (the caller answers 400).
-    UnsupportedPair { source: String, target: String },
-    /// The engine answered, but with something unusable.
+    /// The engine does not serve this language pair (the caller answers 400). The message is the
+    /// API's.
+    #[error("The translation engine does not translate from {} to {}.", .from.code(), .to.code())]
+    UnsupportedPair { from: &'static Language, to: &'static Language },
+    /// The engine answered, but with something unusable (the caller answers 503).
+    #[error("the engine answered something unusable: {0}")]
     Invalid(String),
 }
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Unavailable { engine, reason } => {
-                write!(formatter, "the {engine} engine is unavailable: {reason}")
-            }
-            EngineError::UnsupportedPair { source, target } => {
-                write!(formatter, "the language pair {source} → {target} is not supported")
-            }
-            EngineError::Invalid(reason) => write!(formatter, "the engine answered something unusable: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// Why the engine configuration cannot be used. Every variant names the variable at fault; none
 /// carries the value of a secret.

@@ -9,29 +9,33 @@
 //! * [`openai`]: any OpenAI-compatible chat-completions endpoint, one call per request;
 //! * [`deterministic`]: reproducible pseudo-translations for tests and the sandbox.
 //!
-//! [`from_variables`] picks and configures one from Spin variables (see [`config`]); [`detect()`]
-//! guesses the source language when the client sent none.
+//! [`configured`] picks and configures one from Spin variables (see [`config`]), and an engine's
+//! [`Engine::coverage`] says, in the catalogue's terms, which pairs it translates: the language
+//! listings and the glossary checks ask it, not the catalogue alone. [`detect()`] guesses the
+//! source language when the client sent none. Requests carry the catalogue's languages, parsed
+//! once; each engine maps them to its back end's codes.
 //!
 //! The crate is platform-free: it reaches the network only through [`platform::OutboundHttp`],
 //! its settings through [`platform::Variables`] and its cache through [`platform::KeyValue`], so
-//! the same code runs inside a component and in native unit tests.
+//! the same code runs inside a component and in native unit tests. `edge.rs` turns its errors
+//! into the API's answers.
 
 pub mod apertium;
 pub mod config;
 pub mod detect;
 pub mod deterministic;
+mod edge;
 mod error;
-pub mod languages;
 pub mod openai;
 mod text;
 
 #[cfg(test)]
 mod test_support;
 
-use std::collections::BTreeSet;
-
 pub use apertium::ApertiumEngine;
-pub use config::{EngineSettings, from_variables};
+pub use catalogue::Coverage;
+use catalogue::Language;
+pub use config::{EngineSettings, configured};
 pub use detect::detect;
 pub use deterministic::DeterministicEngine;
 pub use error::{ConfigError, EngineError};
@@ -43,7 +47,8 @@ pub use openai::OpenAiEngine;
 /// one request (a Spin instance serves one request), so they may keep per-request memos inside.
 pub trait Engine {
     /// Which language pairs this engine serves, pivots included, for the language endpoints and
-    /// request validation.
+    /// request validation. An engine that cannot tell (its server is down) answers
+    /// [`EngineError::Unavailable`] rather than a wrong listing.
     fn coverage(&self) -> Result<Coverage, EngineError>;
 
     /// What this engine does with the optional parts of a request, for the language endpoints
@@ -55,28 +60,6 @@ pub trait Engine {
 
     /// The engine's name as the `engine` variable spells it, for logs and error messages.
     fn name(&self) -> &'static str;
-}
-
-/// The language pairs an engine serves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Coverage {
-    /// Any pair of the catalogue.
-    All,
-    /// Exactly these (source, target) pairs of lower-case base codes, e.g. `("en", "es")`.
-    Pairs(BTreeSet<(String, String)>),
-}
-
-impl Coverage {
-    /// Whether the pair is served; `target` may be a variant (`pt-br` counts as `pt`).
-    pub fn supports(&self, source: &str, target: &str) -> bool {
-        match self {
-            Coverage::All => true,
-            Coverage::Pairs(pairs) => {
-                let key = (languages::base_code(source).to_owned(), languages::base_code(target).to_owned());
-                pairs.contains(&key)
-            }
-        }
-    }
 }
 
 /// What an engine honours beyond the texts themselves.
@@ -123,11 +106,10 @@ impl Formality {
 /// One translation request, as the engine sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineRequest<'a> {
-    /// Lower-case base code of the source language, e.g. `en`; always known (the caller detects
-    /// it first).
-    pub source: &'a str,
-    /// Lower-case target code, possibly a variant: `de`, `en-gb`, `pt-br`, `zh-hans`, `es-419`.
-    pub target: &'a str,
+    /// The source language, a base language; always known (the caller detects it first).
+    pub source: &'static Language,
+    /// The target language, possibly a variant: `DE`, `EN-GB`, `PT-BR`, `ZH-HANS`, `ES-419`.
+    pub target: &'static Language,
     /// The units to translate. They may contain well-formed placeholders (`<g1>…</g1>`, `<x2/>`)
     /// that must survive.
     pub texts: &'a [String],
@@ -143,7 +125,7 @@ pub struct EngineRequest<'a> {
 
 impl<'a> EngineRequest<'a> {
     /// A request with only the essentials; the optional parts are empty.
-    pub fn new(source: &'a str, target: &'a str, texts: &'a [String]) -> Self {
+    pub fn new(source: &'static Language, target: &'static Language, texts: &'a [String]) -> Self {
         EngineRequest {
             source,
             target,
@@ -159,15 +141,6 @@ impl<'a> EngineRequest<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pair_coverage_compares_base_codes_of_variant_targets() {
-        let coverage = Coverage::Pairs(BTreeSet::from([("en".to_owned(), "pt".to_owned())]));
-        assert!(coverage.supports("en", "pt-br"));
-        assert!(coverage.supports("en", "pt"));
-        assert!(!coverage.supports("pt", "en"));
-        assert!(Coverage::All.supports("xx", "yy"));
-    }
 
     #[test]
     fn engines_can_be_boxed_as_trait_objects() {

@@ -26,7 +26,7 @@ use terms::{GlossaryMatcher, Segment};
 
 use crate::error::{excerpt, unreachable};
 use crate::text::split_outer_whitespace;
-use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality, languages};
+use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest, Formality};
 
 /// The engine's name, as the `engine` variable spells it.
 pub const NAME: &str = "openai";
@@ -204,16 +204,11 @@ struct Message {
     content: Option<String>,
 }
 
-/// The name of a code for the prompt: the English name, or the code itself when unknown.
-fn language_name(code: &str) -> String {
-    languages::english_name(code).map_or_else(|| code.to_owned(), str::to_owned)
-}
-
 /// The chat messages for translating `texts`: a system message with every instruction and a
 /// user message holding only the texts, as a JSON array.
 pub fn build_messages(request: &EngineRequest<'_>, texts: &[&str]) -> Value {
-    let source = language_name(request.source);
-    let target = language_name(request.target);
+    let source = request.source.name();
+    let target = request.target.name();
     let count = texts.len();
     let noun = if count == 1 { "string" } else { "strings" };
     let mut system = format!(

@@ -1,6 +1,5 @@
-//! Test doubles shared by the engines' unit tests: a scripted [`OutboundHttp`], a tiny HTTP/1.1
-//! server on 127.0.0.1 that answers canned responses and records what it received, and a real
-//! Apertium APY started once per test run.
+//! Test doubles shared by the engines' unit tests: a scripted [`OutboundHttp`], and a tiny
+//! HTTP/1.1 server on 127.0.0.1 that answers canned responses and records what it received.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -141,16 +140,7 @@ pub fn dead_url() -> String {
     url
 }
 
-/// The URL of a running APY for the tests: the end-to-end harness starts Debian's APY once
-/// per test process (`make setup` installs it).
-pub fn apy_url() -> &'static str {
-    e2e::apertium()
+/// A language of the catalogue by its code, for building requests.
+pub fn language(code: &str) -> &'static catalogue::Language {
+    catalogue::find(code).unwrap_or_else(|| panic!("{code} is in the catalogue"))
 }
-
-/// The running APY a test needs (see [`apy_url`]).
-macro_rules! require_apy {
-    () => {
-        crate::test_support::apy_url()
-    };
-}
-pub(crate) use require_apy;

@@ -8,9 +8,8 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use accounts::Services;
 use platform::db::{RetryPolicy, TransactionError, transaction};
-use platform::{Database, DbError, Row, Value};
+use platform::{Database, DbError, Row, Services, Value};
 use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 

@@ -2,31 +2,19 @@
 
 use std::collections::BTreeSet;
 
-use accounts::Services;
 use api::Params;
 use catalogue::Coverage;
-use platform::native::SqliteDb;
-use platform::{Database, FixedClock, OsRandom};
+use platform::native::NativeHost;
+use platform::{Database, FixedClock};
 
 use super::*;
 
-struct Fixture {
-    db: SqliteDb,
-    clock: FixedClock,
-}
+type Fixture = NativeHost;
 
-impl Fixture {
-    fn new() -> Fixture {
-        let db = SqliteDb::open_in_memory().expect("open an in-memory database");
-        db.migrate(&[include_str!("../../../sql/0005_glossaries.sql")]).expect("apply the schema");
-        // 2026-11-21T10:00:00.123Z
-        let clock = FixedClock::new(std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_255_200_123));
-        Fixture { db, clock }
-    }
-
-    fn services(&self) -> Services<'_> {
-        Services { db: &self.db, clock: &self.clock, random: &OsRandom }
-    }
+/// Fresh in-memory storage with the glossary schema, at 2026-11-21T10:00:00.123Z.
+fn fixture() -> Fixture {
+    let clock = FixedClock::new(std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_255_200_123));
+    NativeHost::in_memory(&[include_str!("../../../sql/0005_glossaries.sql")], clock).expect("set up the host")
 }
 
 fn dictionary(source: &str, target: &str, entries: &[(&str, &str)]) -> NewDictionary {
@@ -42,7 +30,7 @@ fn params(json: &str) -> Params {
 
 #[test]
 fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let created = store::create(
         &fixture.services(),
         "sub-a",
@@ -76,7 +64,7 @@ fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
 
 #[test]
 fn patch_merges_and_put_replaces() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let glossary =
         store::create(&fixture.services(), "s", "G", &[dictionary("en", "de", &[("house", "Haus"), ("car", "Auto")])])
             .unwrap();
@@ -125,7 +113,7 @@ fn patch_merges_and_put_replaces() {
 
 #[test]
 fn a_subscription_holds_at_most_the_maximum_number_of_glossaries() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     fixture
         .db
         .execute(
@@ -149,7 +137,7 @@ fn a_subscription_holds_at_most_the_maximum_number_of_glossaries() {
 
 #[test]
 fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossary_wins() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let services = fixture.services();
     let first = store::create(
         &services,
@@ -186,7 +174,7 @@ fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossa
 
 #[test]
 fn the_key_lookup_uses_the_index() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let plan = fixture
         .db
         .execute(&format!("EXPLAIN QUERY PLAN {}", store::ENTRIES_FOR_KEYS), &["[\"a\"]".into(), 1.into()])

@@ -8,7 +8,7 @@
 
 use std::time::SystemTime;
 
-use platform::{Clock, Database, KeyValue, Value, Variables};
+use platform::{Database, KeyValue, Services, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -63,14 +63,6 @@ impl Report {
     }
 }
 
-/// The services a check needs.
-pub struct Services<'a> {
-    pub db: &'a dyn Database,
-    pub kv: &'a dyn KeyValue,
-    pub vars: &'a dyn Variables,
-    pub clock: &'a dyn Clock,
-}
-
 /// Runs every check. A failing service makes its check `error` and the report `unavailable`;
 /// the cause goes to the log, never into the report.
 pub fn check(services: &Services<'_>) -> Report {
@@ -120,32 +112,27 @@ fn rfc3339(now: SystemTime) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
     use std::time::Duration;
 
-    use platform::native::{SqliteDb, SqliteKv};
+    use platform::native::NativeHost;
     use platform::{DbError, FixedClock, QueryResult};
 
     use super::*;
 
     const MIGRATION: &str = include_str!("../../../sql/0001_health.sql");
 
-    fn database() -> SqliteDb {
-        let db = SqliteDb::open_in_memory().unwrap();
-        db.migrate(&[MIGRATION]).unwrap();
-        db
+    fn host(unix_seconds: u64) -> NativeHost {
+        NativeHost::in_memory(&[MIGRATION], FixedClock::at_unix(unix_seconds)).unwrap()
     }
 
     #[test]
     fn a_healthy_check_counts_itself_and_remembers_the_previous_one() {
-        let db = database();
-        let kv = SqliteKv::open_in_memory("default").unwrap();
-        let vars = HashMap::from([(DEPLOYMENT_VARIABLE.to_owned(), "eu-1".to_owned())]);
-        let clock = FixedClock::at_unix(1_700_000_000);
-        let services = Services { db: &db, kv: &kv, vars: &vars, clock: &clock };
+        let mut host = host(1_700_000_000);
+        host.vars.insert(DEPLOYMENT_VARIABLE.to_owned(), "eu-1".to_owned());
+        let services = host.services();
 
         let first = check(&services);
-        clock.advance(Duration::from_secs(60));
+        host.clock.advance(Duration::from_secs(60));
         let second = check(&services);
 
         assert!(first.is_healthy());
@@ -166,10 +153,8 @@ mod tests {
 
     #[test]
     fn a_failing_database_makes_the_report_unavailable_without_leaking_the_cause() {
-        let kv = SqliteKv::open_in_memory("default").unwrap();
-        let vars = HashMap::new();
-        let clock = FixedClock::at_unix(0);
-        let report = check(&Services { db: &BrokenDb, kv: &kv, vars: &vars, clock: &clock });
+        let host = host(0);
+        let report = check(&host.services().with_db(&BrokenDb));
 
         assert!(!report.is_healthy());
         assert_eq!(report.deployment, None);

@@ -13,6 +13,7 @@ pub mod db;
 pub mod http;
 pub mod kv;
 pub mod random;
+mod services;
 pub mod vars;
 
 #[cfg(feature = "native")]
@@ -23,4 +24,5 @@ pub use db::{Database, DbError, QueryResult, Row, Value};
 pub use http::{HttpError, HttpRequest, HttpResponse, OutboundHttp};
 pub use kv::{KeyValue, KvError};
 pub use random::{OsRandom, Random};
+pub use services::Services;
 pub use vars::{VarError, Variables};

@@ -6,10 +6,10 @@
 
 use std::path::PathBuf;
 
-use accounts::{Actor, KeyKind, Plan, Services, Subscription, create_key, create_subscription};
+use accounts::{Actor, KeyKind, Plan, Subscription, create_key, create_subscription};
 use anyhow::{Context, bail};
-use platform::native::SqliteDb;
-use platform::{Database, OsRandom, SystemClock};
+use platform::native::{NativeHost, SqliteDb};
+use platform::{Database, SystemClock};
 
 use crate::app::{database_file, migration_scripts};
 use crate::manifest::Manifest;
@@ -49,8 +49,8 @@ impl Target {
 /// Creates a subscription and its first admin key, and prints both.
 pub fn create_subscription_command(target: &Target, plan: &str) -> anyhow::Result<()> {
     let plan = Plan::parse(plan).with_context(|| format!("--plan {plan}: the plans are `free` and `pro`"))?;
-    let db = target.open()?;
-    let services = Services { db: &db, clock: &SystemClock, random: &OsRandom };
+    let host = NativeHost::with_db(target.open()?, SystemClock)?;
+    let services = host.services();
     let subscription = create_subscription(&services, plan)?;
     let admin = create_key(&services, &subscription, KeyKind::Admin, None, Actor::Operator)?;
     println!("Created subscription {} (plan {}).", subscription.id, plan.as_str());
@@ -75,9 +75,9 @@ pub fn create_key_command(
         "admin" => KeyKind::Admin,
         other => bail!("--kind {other}: the kinds are `developer` and `admin`"),
     };
-    let db = target.open()?;
-    let subscription = find_subscription(&db, subscription_id)?;
-    let services = Services { db: &db, clock: &SystemClock, random: &OsRandom };
+    let host = NativeHost::with_db(target.open()?, SystemClock)?;
+    let subscription = find_subscription(&host.db, subscription_id)?;
+    let services = host.services();
     let key = create_key(&services, &subscription, kind, label, Actor::Operator)?;
     println!("Created {} key {} for subscription {}.", kind.as_str(), key.key.id, subscription.id);
     println!("Key (shown only now, keep it safe): {}", key.secret);

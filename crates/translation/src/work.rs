@@ -36,10 +36,9 @@ impl Translations {
 /// Why a request could not be translated.
 #[derive(Debug, thiserror::Error)]
 pub enum TranslateError {
+    /// The engine failed, or does not translate the pair (checked before any engine call).
     #[error(transparent)]
     Engine(#[from] EngineError),
-    #[error("The translation engine does not translate from {from} to {to}.")]
-    UnsupportedPair { from: &'static str, to: &'static str },
     #[error(transparent)]
     Markup(#[from] MarkupError),
     #[error("the translated units did not fit the markup: {0}")]
@@ -53,27 +52,17 @@ impl TranslateError {
     /// (nothing is billed then), a logged 500 otherwise.
     pub fn into_api_error(self) -> ApiError {
         match self {
-            TranslateError::UnsupportedPair { .. } | TranslateError::Markup(_) => {
-                ApiError::bad_request(self.to_string())
-            }
-            TranslateError::Engine(EngineError::UnsupportedPair { source, target }) => ApiError::bad_request(format!(
-                "The translation engine does not translate from {} to {}.",
-                source.to_ascii_uppercase(),
-                target.to_ascii_uppercase()
-            )),
-            TranslateError::Engine(EngineError::Unavailable { engine, reason }) => {
-                eprintln!("translate: engine {engine} unavailable: {reason}");
-                ApiError::unavailable(
-                    "The translation engine is unavailable right now; try again later. Nothing was billed.",
-                )
-            }
+            TranslateError::Markup(_) => ApiError::bad_request(self.to_string()),
+            TranslateError::Engine(error) => error.into(),
             other => ApiError::internal(&other),
         }
     }
 }
 
-/// The language of a text that has no letters, where detection cannot tell.
-const FALLBACK_SOURCE: &str = "en";
+/// The language of a text that has no letters, where detection cannot tell: English.
+fn fallback_source() -> &'static Language {
+    catalogue::find("en").expect("the catalogue has English")
+}
 
 /// A glossary entry: a source term and the target term it must become.
 pub type Term = (String, String);
@@ -123,23 +112,23 @@ pub fn translate(
     } else {
         None
     };
-    for source in &sources {
+    for &source in &sources {
         if source.base_code() != target.base_code()
-            && !coverage.as_ref().is_some_and(|coverage| coverage.supports(source.base_code(), &target_code(target)))
+            && !coverage.as_ref().is_some_and(|coverage| coverage.supports_pair(source, target))
         {
-            return Err(TranslateError::UnsupportedPair { from: source.code(), to: target.code() });
+            return Err(EngineError::UnsupportedPair { from: source, to: target }.into());
         }
     }
 
     // One engine call per source language, for all of its texts' units.
-    let mut by_source: BTreeMap<&'static str, Vec<usize>> = BTreeMap::new();
+    let mut by_source: BTreeMap<&'static str, (&'static Language, Vec<usize>)> = BTreeMap::new();
     for (index, source) in sources.iter().enumerate() {
-        by_source.entry(source.base_code()).or_default().push(index);
+        by_source.entry(source.base_code()).or_insert((source.base(), Vec::new())).1.push(index);
     }
     let mut texts: Vec<Option<String>> = vec![None; request.texts.len()];
-    for (source, indexes) in by_source {
+    for (source, indexes) in by_source.into_values() {
         let group: Vec<&str> = indexes.iter().map(|&index| request.texts[index].as_str()).collect();
-        let translated = if source == target.base_code() {
+        let translated = if source.base_code() == target.base_code() {
             group.iter().map(|text| (*text).to_owned()).collect()
         } else {
             translate_group(request, engine, glossary, source, &group)?
@@ -163,13 +152,7 @@ pub fn translate(
 }
 
 fn detect(text: &str) -> &'static Language {
-    let code = engines::detect(std::slice::from_ref(&text.to_owned())).unwrap_or(FALLBACK_SOURCE);
-    catalogue::find(code).or_else(|| catalogue::find(FALLBACK_SOURCE)).expect("the catalogue has English")
-}
-
-/// The code engines take: lower-case BCP 47 (`en-gb`, `zh-hans`).
-fn target_code(target: &Language) -> String {
-    target.lang().to_ascii_lowercase()
+    engines::detect(std::slice::from_ref(&text.to_owned())).unwrap_or_else(fallback_source)
 }
 
 /// How the texts of one source language are cut, for putting them back together.
@@ -182,7 +165,7 @@ fn translate_group(
     request: &TranslateRequest,
     engine: &dyn Engine,
     glossary: &dyn TermSource,
-    source: &'static str,
+    source: &'static Language,
     texts: &[&str],
 ) -> Result<Vec<String>, TranslateError> {
     let shapes: Vec<Shape<'_>> = texts
@@ -294,7 +277,7 @@ fn translate_group(
 fn translate_units(
     request: &TranslateRequest,
     engine: &dyn Engine,
-    source: &str,
+    source: &'static Language,
     units: &[String],
     glossary: &[Term],
     matcher: &GlossaryMatcher<'_>,
@@ -371,19 +354,18 @@ fn formatted(request: &TranslateRequest, matcher: &GlossaryMatcher<'_>, unit: &s
 fn call_engine(
     request: &TranslateRequest,
     engine: &dyn Engine,
-    source: &str,
+    source: &'static Language,
     units: &[String],
     glossary: &[Term],
 ) -> Result<Vec<String>, TranslateError> {
     if units.is_empty() {
         return Ok(Vec::new());
     }
-    let target = target_code(request.target);
     // `more`/`less` were refused for targets without formality; `prefer_*` falls back silently.
     let formality = if request.target.supports_formality() { request.formality } else { Formality::Default };
     let engine_request = EngineRequest {
         source,
-        target: &target,
+        target: request.target,
         texts: units,
         formality,
         context: request.context.as_deref(),
@@ -576,7 +558,7 @@ mod tests {
     struct PairsOnly;
     impl Engine for PairsOnly {
         fn coverage(&self) -> Result<Coverage, EngineError> {
-            Ok(Coverage::Pairs([("en".to_owned(), "es".to_owned())].into_iter().collect()))
+            Ok(Coverage::pairs([("en", "es")]))
         }
         fn capabilities(&self) -> Capabilities {
             Capabilities { formality: false, context: false, custom_instructions: false, glossary: false }

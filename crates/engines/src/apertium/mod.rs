@@ -236,7 +236,7 @@ impl<'a> ApertiumEngine<'a> {
 
 impl Engine for ApertiumEngine<'_> {
     fn coverage(&self) -> Result<Coverage, EngineError> {
-        Ok(Coverage::Pairs(self.pair_table()?.coverage()))
+        Ok(Coverage::pairs(self.pair_table()?.coverage()))
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -245,10 +245,9 @@ impl Engine for ApertiumEngine<'_> {
 
     fn translate(&self, request: &EngineRequest<'_>) -> Result<Vec<String>, EngineError> {
         let table = self.pair_table()?;
-        let plan = table.plan(request.source, request.target).ok_or_else(|| EngineError::UnsupportedPair {
-            source: request.source.to_owned(),
-            target: request.target.to_owned(),
-        })?;
+        let plan = table
+            .plan(request.source, request.target)
+            .ok_or(EngineError::UnsupportedPair { from: request.source, to: request.target })?;
         let glossary = GlossaryMatcher::new(request.glossary);
         let mut done: HashMap<&str, String> = HashMap::new();
         let mut outputs = Vec::with_capacity(request.texts.len());

@@ -5,16 +5,17 @@
 //!
 //! APY names a language by its ISO 639-3 code (`eng`, `spa`, `glg`) or, for some pairs, by the
 //! ISO 639-1 code of the mode file (`en`, `gl`); either may carry a variant after an underscore
-//! (`por_BR`, `cat_valencia`, `cat_iec2017`, `eng_US`). Both styles map to our base codes through
-//! [`languages::from_iso639`]; codes outside the catalogue (`nno`, `hbs`, `ast`, …) are ignored.
+//! (`por_BR`, `cat_valencia`, `cat_iec2017`, `eng_US`). Both styles map to the catalogue's base
+//! languages through [`catalogue::from_iso639`]; codes outside the catalogue (`nno`, `hbs`, `ast`,
+//! …) are ignored.
 //!
 //! # Choosing among the pairs for one request
 //!
 //! Several APY pairs may serve one of our pairs (`spa → cat`, `spa → cat_valencia`,
 //! `spa → cat_iec2017`). For the target, in this order:
 //!
-//! 1. the variant the target code names, compared case-insensitively (`pt-br` → `por_BR`,
-//!    `en-us` → `eng_US`);
+//! 1. the variant the target names, compared case-insensitively (`PT-BR` → `por_BR`,
+//!    `EN-US` → `eng_US`);
 //! 2. the plain language (`pt`, `pt-pt` → `por`; `ca` → `cat` rather than `cat_valencia`;
 //!    `en-gb` → `eng`, Apertium's English being British; `es-419` → `spa`);
 //! 3. any other variant, so a language offered only as a variant is still served.
@@ -31,9 +32,8 @@
 
 use std::collections::BTreeSet;
 
+use catalogue::Language;
 use serde::{Deserialize, Serialize};
-
-use crate::languages;
 
 /// The pivot languages, in order of preference.
 pub const PIVOTS: &[&str] = &["es", "en"];
@@ -56,7 +56,7 @@ impl ApyCode {
             Some((language, variant)) => (language, Some(variant.to_owned())),
             None => (raw, None),
         };
-        let base = languages::from_iso639(language)?;
+        let base = catalogue::from_iso639(language)?.base_code();
         Some(ApyCode { raw: raw.to_owned(), base, variant })
     }
 
@@ -137,19 +137,20 @@ impl PairTable {
         PairTable { pairs }
     }
 
-    /// How to translate from the base code `source` to the target code `target` (possibly a
-    /// variant); `None` when neither a direct pair nor a pivot serves it.
-    pub fn plan(&self, source: &str, target: &str) -> Option<Plan> {
-        let target_base = languages::base_code(target);
+    /// How to translate from `source` to `target` (possibly a variant); `None` when neither a
+    /// direct pair nor a pivot serves it.
+    pub fn plan(&self, source: &Language, target: &Language) -> Option<Plan> {
+        let (source, target_base) = (source.base_code(), target.base_code());
         if source == target_base {
             return None;
         }
-        if let Some(leg) = self.direct(source, target) {
+        let variant = target.lang().split_once('-').map(|(_, variant)| variant);
+        if let Some(leg) = self.direct(source, target_base, variant) {
             return Some(Plan { legs: vec![leg] });
         }
         PIVOTS.iter().filter(|pivot| **pivot != source && **pivot != target_base).find_map(|pivot| {
-            let first = self.direct(source, pivot)?;
-            let second = self.direct(pivot, target)?;
+            let first = self.direct(source, pivot, None)?;
+            let second = self.direct(pivot, target_base, variant)?;
             Some(Plan { legs: vec![first, second] })
         })
     }
@@ -172,10 +173,9 @@ impl PairTable {
         coverage
     }
 
-    /// The best direct pair from `source` (a base code) to `target` (possibly a variant).
-    fn direct(&self, source: &str, target: &str) -> Option<Leg> {
-        let target_base = languages::base_code(target);
-        let wanted_variant = languages::variant_of(target);
+    /// The best direct pair from the base code `source` to the base code `target_base`, in the
+    /// variant `wanted_variant` where APY has it.
+    fn direct(&self, source: &str, target_base: &str, wanted_variant: Option<&str>) -> Option<Leg> {
         self.pairs
             .iter()
             .filter(|(from, to)| from.base == source && to.base == target_base)
@@ -241,6 +241,16 @@ mod tests {
         PairTable::new(&RawPairs::from_list_pairs(SAMPLE.as_bytes()).unwrap())
     }
 
+    /// A language of the catalogue by its code.
+    fn language(code: &str) -> &'static Language {
+        catalogue::find(code).unwrap()
+    }
+
+    /// The plan from `source` to `target`, by their codes.
+    fn plan(table: &PairTable, source: &str, target: &str) -> Option<Plan> {
+        table.plan(language(source), language(target))
+    }
+
     fn legs(plan: Option<Plan>) -> Vec<String> {
         plan.expect("a plan").legs.iter().map(Leg::langpair).collect()
     }
@@ -265,46 +275,46 @@ mod tests {
 
     #[test]
     fn direct_pairs_use_a_single_leg() {
-        assert_eq!(legs(table().plan("en", "es")), ["eng|spa"]);
-        assert_eq!(legs(table().plan("es", "fr")), ["spa|fra"]);
+        assert_eq!(legs(plan(&table(), "en", "es")), ["eng|spa"]);
+        assert_eq!(legs(plan(&table(), "es", "fr")), ["spa|fra"]);
     }
 
     #[test]
     fn variant_targets_prefer_the_named_variant_then_the_plain_language() {
         let table = table();
-        assert_eq!(legs(table.plan("es", "pt-br")), ["spa|por_BR"]);
-        assert_eq!(legs(table.plan("es", "pt-pt")), ["spa|por"]);
-        assert_eq!(legs(table.plan("es", "pt")), ["spa|por"]);
-        assert_eq!(legs(table.plan("es", "en-us")), ["spa|eng_US"]);
-        assert_eq!(legs(table.plan("es", "en-gb")), ["spa|eng"]);
-        assert_eq!(legs(table.plan("en", "ca")), ["eng|cat"]);
-        assert_eq!(legs(table.plan("es", "ca")), ["spa|cat"]);
+        assert_eq!(legs(plan(&table, "es", "pt-br")), ["spa|por_BR"]);
+        assert_eq!(legs(plan(&table, "es", "pt-pt")), ["spa|por"]);
+        assert_eq!(legs(plan(&table, "es", "pt")), ["spa|por"]);
+        assert_eq!(legs(plan(&table, "es", "en-us")), ["spa|eng_US"]);
+        assert_eq!(legs(plan(&table, "es", "en-gb")), ["spa|eng"]);
+        assert_eq!(legs(plan(&table, "en", "ca")), ["eng|cat"]);
+        assert_eq!(legs(plan(&table, "es", "ca")), ["spa|cat"]);
     }
 
     #[test]
     fn a_language_offered_only_as_variants_is_still_served() {
         // cat → pt exists only as por_BR and por_PTpre1990.
-        assert_eq!(legs(table().plan("ca", "pt-br")), ["cat|por_BR"]);
-        assert_eq!(legs(table().plan("ca", "pt-pt")), ["cat|por_PTpre1990"]);
+        assert_eq!(legs(plan(&table(), "ca", "pt-br")), ["cat|por_BR"]);
+        assert_eq!(legs(plan(&table(), "ca", "pt-pt")), ["cat|por_PTpre1990"]);
         // Plain `pt` names no variant: the spelling decides, whatever the order of the list.
-        assert_eq!(legs(table().plan("ca", "pt")), ["cat|por_BR"]);
+        assert_eq!(legs(plan(&table(), "ca", "pt")), ["cat|por_BR"]);
     }
 
     #[test]
     fn iso_639_3_spellings_win_over_two_letter_modes() {
-        assert_eq!(legs(table().plan("en", "gl")), ["eng|glg"]);
+        assert_eq!(legs(plan(&table(), "en", "gl")), ["eng|glg"]);
         let two_letter_only = RawPairs(vec![("en".into(), "gl".into())]);
-        assert_eq!(legs(PairTable::new(&two_letter_only).plan("en", "gl")), ["en|gl"]);
+        assert_eq!(legs(plan(&PairTable::new(&two_letter_only), "en", "gl")), ["en|gl"]);
     }
 
     #[test]
     fn missing_pairs_pivot_through_spanish_first() {
         let table = table();
-        assert_eq!(legs(table.plan("en", "fr")), ["eng|spa", "spa|fra"]);
-        assert_eq!(legs(table.plan("en", "pt-br")), ["eng|spa", "spa|por_BR"]);
-        assert_eq!(legs(table.plan("en", "it")), ["eng|spa", "spa|ita"]);
-        assert_eq!(legs(table.plan("it", "en")), ["ita|spa", "spa|eng"]);
-        assert_eq!(legs(table.plan("fr", "gl")), ["fra|spa", "spa|glg"]);
+        assert_eq!(legs(plan(&table, "en", "fr")), ["eng|spa", "spa|fra"]);
+        assert_eq!(legs(plan(&table, "en", "pt-br")), ["eng|spa", "spa|por_BR"]);
+        assert_eq!(legs(plan(&table, "en", "it")), ["eng|spa", "spa|ita"]);
+        assert_eq!(legs(plan(&table, "it", "en")), ["ita|spa", "spa|eng"]);
+        assert_eq!(legs(plan(&table, "fr", "gl")), ["fra|spa", "spa|glg"]);
     }
 
     #[test]
@@ -312,19 +322,19 @@ mod tests {
         let raw =
             RawPairs(vec![("cat".into(), "eng".into()), ("eng".into(), "glg".into()), ("eng".into(), "spa".into())]);
         let table = PairTable::new(&raw);
-        assert_eq!(legs(table.plan("ca", "gl")), ["cat|eng", "eng|glg"]);
+        assert_eq!(legs(plan(&table, "ca", "gl")), ["cat|eng", "eng|glg"]);
         // Spanish as the target cannot be its own pivot.
-        assert_eq!(legs(table.plan("ca", "es")), ["cat|eng", "eng|spa"]);
+        assert_eq!(legs(plan(&table, "ca", "es")), ["cat|eng", "eng|spa"]);
     }
 
     #[test]
     fn unserved_pairs_have_no_plan() {
         let table = table();
-        assert_eq!(table.plan("en", "de"), None);
-        assert_eq!(table.plan("de", "en"), None);
-        assert_eq!(table.plan("en", "en-us"), None);
+        assert_eq!(plan(&table, "en", "de"), None);
+        assert_eq!(plan(&table, "de", "en"), None);
+        assert_eq!(plan(&table, "en", "en-us"), None);
         // Norwegian is not reachable: nno is outside the catalogue, so the pair is dropped.
-        assert_eq!(table.plan("nb", "es"), None);
+        assert_eq!(plan(&table, "nb", "es"), None);
     }
 
     #[test]
@@ -341,7 +351,7 @@ mod tests {
         assert!(coverage.iter().all(|(source, target)| source != target && !target.contains('_')));
         // Every listed pair has a plan.
         for (source, target) in &coverage {
-            assert!(table().plan(source, target).is_some(), "{source} → {target}");
+            assert!(plan(&table(), source, target).is_some(), "{source} → {target}");
         }
     }
 }

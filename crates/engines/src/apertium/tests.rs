@@ -1,5 +1,5 @@
 //! The Apertium engine's tests: output clean-up and glossary tokens as pure functions, caching
-//! and failures against a scripted HTTP client, and translation against a real APY.
+//! and failures against a scripted HTTP client (`tests/apertium.rs` translates with a real APY).
 
 use std::time::Duration;
 
@@ -7,7 +7,7 @@ use platform::native::{SqliteKv, UreqHttp};
 use platform::{FixedClock, HttpError, HttpResponse};
 
 use super::*;
-use crate::test_support::{FakeHttp, dead_url, json_response, require_apy};
+use crate::test_support::{FakeHttp, dead_url, json_response, language};
 
 const LIST_PAIRS: &str = r#"{"responseData": [
     {"sourceLanguage": "eng", "targetLanguage": "spa"},
@@ -72,9 +72,9 @@ fn texts_that_already_contain_the_token_are_not_protected() {
 fn one_request_fetches_the_pair_list_once_and_translates_each_distinct_text_once() {
     let http = FakeHttp::new(scripted_apy);
     let engine = ApertiumEngine::new(settings("http://apy"), &http, None);
-    assert!(engine.coverage().unwrap().supports("en", "fr"));
+    assert!(engine.coverage().unwrap().supports_pair(language("en"), language("fr")));
     let input = texts(&["one", "two", "one", "  ", " three\n"]);
-    let outputs = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap();
+    let outputs = engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap();
     assert_eq!(outputs, ["ONE", "TWO", "ONE", "  ", " THREE\n"]);
     assert_eq!(http.count("/listPairs"), 1);
     // Three distinct non-blank texts, two legs each (through Spanish).
@@ -116,7 +116,7 @@ fn a_refused_pair_forgets_the_cached_list() {
     let store = SqliteKv::open_in_memory("default").unwrap();
     let engine = ApertiumEngine::new(settings("http://apy"), &http, Some(&store));
     let input = texts(&["Hello"]);
-    let error = engine.translate(&EngineRequest::new("en", "es", &input)).unwrap_err();
+    let error = engine.translate(&EngineRequest::new(language("en"), language("es"), &input)).unwrap_err();
     assert!(
         matches!(&error, EngineError::Unavailable { engine: "apertium", reason } if reason.contains("That pair is not installed")),
         "{error:?}"
@@ -129,8 +129,8 @@ fn unserved_pairs_are_reported_as_unsupported() {
     let http = FakeHttp::new(scripted_apy);
     let engine = ApertiumEngine::new(settings("http://apy"), &http, None);
     let input = texts(&["Hallo"]);
-    let error = engine.translate(&EngineRequest::new("de", "en-gb", &input)).unwrap_err();
-    assert_eq!(error, EngineError::UnsupportedPair { source: "de".into(), target: "en-gb".into() });
+    let error = engine.translate(&EngineRequest::new(language("de"), language("en-gb"), &input)).unwrap_err();
+    assert_eq!(error, EngineError::UnsupportedPair { from: language("de"), to: language("en-gb") });
     assert_eq!(http.count("/translate"), 0);
 }
 
@@ -147,7 +147,10 @@ fn server_errors_and_unusable_answers_are_told_apart() {
     });
     let engine = ApertiumEngine::new(settings("http://apy"), &http, None);
     let input = texts(&["Hello"]);
-    assert!(matches!(engine.translate(&EngineRequest::new("en", "es", &input)), Err(EngineError::Invalid(_))));
+    assert!(matches!(
+        engine.translate(&EngineRequest::new(language("en"), language("es"), &input)),
+        Err(EngineError::Invalid(_))
+    ));
 }
 
 #[test]
@@ -169,7 +172,7 @@ fn apy_down_is_unavailable() {
     let url = dead_url();
     let engine = ApertiumEngine::new(settings(&url), &UreqHttp, None);
     let input = texts(&["Hello"]);
-    let error = engine.translate(&EngineRequest::new("en", "es", &input)).unwrap_err();
+    let error = engine.translate(&EngineRequest::new(language("en"), language("es"), &input)).unwrap_err();
     match error {
         EngineError::Unavailable { engine, reason } => {
             assert_eq!(engine, "apertium");
@@ -177,71 +180,4 @@ fn apy_down_is_unavailable() {
         }
         other => panic!("expected Unavailable, got {other:?}"),
     }
-}
-
-// Against the real APY.
-
-fn real_engine(url: &str) -> ApertiumEngine<'static> {
-    ApertiumEngine::new(settings(url), &UreqHttp, None)
-}
-
-#[test]
-fn real_apy_translates_english_to_spanish() {
-    let url = require_apy!();
-    let input = texts(&["Hello world.", "The dog eats."]);
-    let outputs = real_engine(url).translate(&EngineRequest::new("en", "es", &input)).unwrap();
-    assert!(outputs[0].contains("Hola"), "{outputs:?}");
-    assert!(outputs[1].contains("perro"), "{outputs:?}");
-}
-
-#[test]
-fn real_apy_pivots_english_to_french_through_spanish() {
-    let url = require_apy!();
-    let input = texts(&["I like to read books."]);
-    let outputs = real_engine(url).translate(&EngineRequest::new("en", "fr", &input)).unwrap();
-    assert!(outputs[0].contains("livres"), "{outputs:?}");
-}
-
-#[test]
-fn real_apy_serves_brazilian_portuguese_through_a_pivot() {
-    let url = require_apy!();
-    let input = texts(&["I like books."]);
-    let outputs = real_engine(url).translate(&EngineRequest::new("en", "pt-br", &input)).unwrap();
-    assert!(outputs[0].contains("livros"), "{outputs:?}");
-}
-
-#[test]
-fn real_apy_coverage_includes_pivots() {
-    let url = require_apy!();
-    let coverage = real_engine(url).coverage().unwrap();
-    for (source, target) in
-        [("en", "es"), ("es", "en"), ("en", "fr"), ("fr", "en"), ("it", "en"), ("en", "pt"), ("gl", "ca")]
-    {
-        assert!(coverage.supports(source, target), "{source} → {target}");
-    }
-    assert!(!coverage.supports("en", "de"));
-}
-
-#[test]
-fn real_apy_keeps_outer_whitespace_and_survives_placeholders() {
-    let url = require_apy!();
-    let input = texts(&[" Hi there ", "The <g1>red</g1> house<x2/>.", "\n", "Unknownish xyzzy words."]);
-    let outputs = real_engine(url).translate(&EngineRequest::new("en", "es", &input)).unwrap();
-    assert_eq!(outputs.len(), 4);
-    assert!(outputs[0].starts_with(' ') && outputs[0].ends_with(' ') && !outputs[0].starts_with("  "), "{outputs:?}");
-    assert!(outputs[1].contains("<x2/>"), "{outputs:?}");
-    assert_eq!(outputs[2], "\n");
-    assert!(outputs[3].contains("xyzzy") && !outputs[3].contains('*'), "{outputs:?}");
-}
-
-#[test]
-fn real_apy_applies_glossary_terms_through_a_pivot() {
-    let url = require_apy!();
-    let input = texts(&["The house is big. House prices rise."]);
-    let glossary = vec![("house".to_owned(), "maison individuelle".to_owned())];
-    let request = EngineRequest { glossary: &glossary, ..EngineRequest::new("en", "fr", &input) };
-    let outputs = real_engine(url).translate(&request).unwrap();
-    assert!(outputs[0].contains("maison individuelle"), "{outputs:?}");
-    assert!(outputs[0].contains("Maison individuelle"), "{outputs:?}");
-    assert!(!outputs[0].to_lowercase().contains("qzx"), "{outputs:?}");
 }

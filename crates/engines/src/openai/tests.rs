@@ -4,7 +4,7 @@
 use platform::native::UreqHttp;
 
 use super::*;
-use crate::test_support::{FakeServer, dead_url};
+use crate::test_support::{FakeServer, dead_url, language};
 
 fn texts(items: &[&str]) -> Vec<String> {
     items.iter().map(|text| text.to_string()).collect()
@@ -42,7 +42,7 @@ fn a_request_is_one_call_with_the_model_the_key_and_every_text() {
     let server = FakeServer::start(vec![chat(r#"["Hallo Welt", "Guten <g1>Morgen</g1>"]"#)]);
     let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
     let input = texts(&["Hello world", "Good <g1>morning</g1>"]);
-    let outputs = engine.translate(&EngineRequest::new("en", "de", &input)).unwrap();
+    let outputs = engine.translate(&EngineRequest::new(language("en"), language("de"), &input)).unwrap();
     assert_eq!(outputs, ["Hallo Welt", "Guten <g1>Morgen</g1>"]);
 
     let received = server.received();
@@ -67,7 +67,7 @@ fn no_key_sends_no_authorization_header() {
     let server = FakeServer::start(vec![chat(r#"["Hola"]"#)]);
     let engine = OpenAiEngine::new(settings(&format!("{}/v1", server.url), None), &UreqHttp);
     let input = texts(&["Hello"]);
-    engine.translate(&EngineRequest::new("en", "es", &input)).unwrap();
+    engine.translate(&EngineRequest::new(language("en"), language("es"), &input)).unwrap();
     let received = server.received();
     assert_eq!(received[0].header("authorization"), None);
     assert_eq!(received[0].path, "/v1/chat/completions", "a base URL ending in /v1 gets no second /v1");
@@ -85,7 +85,7 @@ fn the_prompt_carries_formality_context_instructions_and_glossary() {
         context: Some("A greeting between friends."),
         custom_instructions: &instructions,
         glossary: &glossary,
-        ..EngineRequest::new("en", "pt-br", &input)
+        ..EngineRequest::new(language("en"), language("pt-br"), &input)
     };
     engine.translate(&request).unwrap();
     let system = system_prompt(&server.received()[0]);
@@ -107,7 +107,7 @@ fn the_prompt_carries_formality_context_instructions_and_glossary() {
 fn formality_more_and_less_are_stated_plainly() {
     let input = texts(&["Hi"]);
     let prompt = |formality| {
-        let request = EngineRequest { formality, ..EngineRequest::new("en", "de", &input) };
+        let request = EngineRequest { formality, ..EngineRequest::new(language("en"), language("de"), &input) };
         build_messages(&request, &["Hi"])[0]["content"].as_str().unwrap().to_owned()
     };
     assert!(prompt(Formality::More).contains("Use a formal tone and the formal form of address."));
@@ -122,7 +122,10 @@ fn a_fenced_answer_is_accepted() {
     let server = FakeServer::start(vec![chat("```json\n[\"Bonjour\", \"Au revoir\"]\n```")]);
     let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
     let input = texts(&["Hello", "Goodbye"]);
-    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap(), ["Bonjour", "Au revoir"]);
+    assert_eq!(
+        engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap(),
+        ["Bonjour", "Au revoir"]
+    );
 }
 
 #[test]
@@ -131,7 +134,7 @@ fn a_miscounted_answer_is_retried_one_text_at_a_time() {
         FakeServer::start(vec![chat(r#"["Bonjour et au revoir"]"#), chat(r#"["Bonjour"]"#), chat(r#"["Au revoir"]"#)]);
     let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
     let input = texts(&["Hello", "", "Goodbye"]);
-    let outputs = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap();
+    let outputs = engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap();
     assert_eq!(outputs, ["Bonjour", "", "Au revoir"]);
     let received = server.received();
     assert_eq!(received.len(), 3);
@@ -146,7 +149,7 @@ fn an_answer_that_stays_unusable_is_invalid() {
     let server = FakeServer::start(vec![chat("Sorry, I cannot help with that.")]);
     let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
     let input = texts(&["Hello", "Goodbye"]);
-    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    let error = engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap_err();
     assert!(matches!(&error, EngineError::Invalid(reason) if reason.contains("Sorry")), "{error:?}");
     assert_eq!(server.received().len(), 2, "the batch, then the first text alone");
 }
@@ -155,8 +158,11 @@ fn an_answer_that_stays_unusable_is_invalid() {
 fn blank_requests_make_no_call() {
     let engine = OpenAiEngine::new(settings(&dead_url(), None), &UreqHttp);
     let input = texts(&["", " \n"]);
-    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap(), input);
-    assert_eq!(engine.translate(&EngineRequest::new("en", "fr", &[])).unwrap(), Vec::<String>::new());
+    assert_eq!(engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap(), input);
+    assert_eq!(
+        engine.translate(&EngineRequest::new(language("en"), language("fr"), &[])).unwrap(),
+        Vec::<String>::new()
+    );
 }
 
 #[test]
@@ -165,7 +171,7 @@ fn server_errors_are_unavailable_and_never_show_the_key() {
     let server = FakeServer::start(vec![(503, body)]);
     let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
     let input = texts(&["Hello"]);
-    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    let error = engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap_err();
     let EngineError::Unavailable { engine: "openai", reason } = &error else { panic!("{error:?}") };
     assert!(reason.contains("status 503") && reason.contains("model overloaded"), "{reason}");
     assert!(!format!("{error} {error:?}").contains("sk-secret"), "{error:?}");
@@ -178,7 +184,7 @@ fn refused_credentials_are_unavailable_without_quoting_the_answer() {
     let server = FakeServer::start(vec![(401, body)]);
     let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
     let input = texts(&["Hello"]);
-    let error = engine.translate(&EngineRequest::new("en", "fr", &input)).unwrap_err();
+    let error = engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)).unwrap_err();
     let text = error.to_string();
     assert!(text.contains("refused the credentials (status 401)"), "{text}");
     assert!(!text.contains("sk-sec"), "{text}");
@@ -189,7 +195,7 @@ fn a_server_that_is_down_is_unavailable() {
     let engine = OpenAiEngine::new(settings(&dead_url(), None), &UreqHttp);
     let input = texts(&["Hello"]);
     assert!(matches!(
-        engine.translate(&EngineRequest::new("en", "fr", &input)),
+        engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)),
         Err(EngineError::Unavailable { engine: "openai", .. })
     ));
 }
@@ -199,7 +205,10 @@ fn a_chat_answer_without_content_is_invalid() {
     let server = FakeServer::start(vec![(200, r#"{"choices": []}"#.to_owned())]);
     let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
     let input = texts(&["Hello"]);
-    assert!(matches!(engine.translate(&EngineRequest::new("en", "fr", &input)), Err(EngineError::Invalid(_))));
+    assert!(matches!(
+        engine.translate(&EngineRequest::new(language("en"), language("fr"), &input)),
+        Err(EngineError::Invalid(_))
+    ));
 }
 
 #[test]
