@@ -22,8 +22,9 @@
 //! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones. Every
 //! change is written together with its audit entry.
 
-use accounts::{Access, Actor, ApiKey, DateRange, KeyKind, KeyRef, LimitChange, Plan, Principal, Subscription};
+use accounts::{Access, Actor, ApiKey, KeyKind, KeyRef, LimitChange, Plan, Principal, Subscription};
 use api::{ApiError, ApiResponse, Params, Request};
+use metering::DateRange;
 use platform_spin::{Host, Services, serve};
 use serde::Serialize;
 use serde_json::json;
@@ -166,9 +167,8 @@ fn audit_log(services: &Services<'_>, admin: &Principal, params: &Params) -> Res
         return Err(ApiError::new(403, "Audit logs are a Pro feature."));
     }
     let range = DateRange::from_params(params)?;
-    let page = accounts::report_page(params)?;
-    let found =
-        accounts::audit_entries(services.db, &admin.subscription.id, range.first_day(), range.last_day(), page)?;
+    let page = metering::page(params)?;
+    let found = metering::audit_log(services.db, &admin.subscription.id, &range, page)?;
     Ok(ApiResponse::json(
         200,
         &json!({"audit_log": {

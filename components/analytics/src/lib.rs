@@ -7,10 +7,11 @@
 //!   `period` or `day`, and `page`): tagged usage per tag, a page of 100 entries at a time.
 //!
 //! Both are real time (today included), count whole UTC days with `end_date` included, and see
-//! only the caller's subscription (`accounts::key_report`, `accounts::custom_tag_report`).
+//! only the caller's subscription (`metering::key_report`, `metering::custom_tag_report`).
 
-use accounts::{Access, CustomTagQuery, KeyReportQuery};
+use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
+use metering::{CustomTagQuery, KeyReportQuery};
 use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -42,11 +43,11 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     match report {
         Report::Keys => {
             let query = KeyReportQuery::from_params(&params)?;
-            Ok(ApiResponse::json(200, &accounts::key_report(services.db, subscription_id, &query)?))
+            Ok(ApiResponse::json(200, &metering::key_report(services.db, subscription_id, &query)?))
         }
         Report::CustomTags => {
             let query = CustomTagQuery::from_params(&params)?;
-            Ok(ApiResponse::json(200, &accounts::custom_tag_report(services.db, subscription_id, &query)?))
+            Ok(ApiResponse::json(200, &metering::custom_tag_report(services.db, subscription_id, &query)?))
         }
     }
 }

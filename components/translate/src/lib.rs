@@ -6,9 +6,10 @@
 //! id (404 for unknown glossaries, 400 for a glossary without a dictionary for the pair), the
 //! translation (400, 503), the charge (456). A request that fails anywhere bills nothing.
 
-use accounts::{Access, Charge, Product, ReportingTag};
+use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
 use glossary::{LanguagePair, Selection};
+use metering::{Charge, Product, ReportingTag};
 use platform_spin::{Host, serve};
 use serde::Serialize;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -82,7 +83,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let terms = StoredTerms { db: services.db, selection: glossary.as_ref() };
     let translations =
         translation::translate(&parsed, engine.as_ref(), &terms).map_err(|error| error.into_api_error())?;
-    accounts::charge(
+    metering::charge(
         &services,
         Charge {
             principal: &principal,

@@ -20,6 +20,6 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::for_request(request)?;
     let services = host.services();
     let (principal, _) = accounts::authenticate_request(&services, request, Access::Any)?;
-    let report = accounts::usage_report(&services, &principal)?;
+    let report = metering::usage_report(&services, &principal)?;
     Ok(ApiResponse::json(200, &report))
 }

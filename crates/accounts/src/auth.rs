@@ -15,9 +15,10 @@ use time::OffsetDateTime;
 
 use crate::audit::Actor;
 use crate::error::StoreError;
-use crate::keys::{ApiKey, KEY_COLUMNS, KeyKind, insert_key, secret_digest};
+use crate::keys::{KEY_COLUMNS, insert_key, secret_digest};
+use crate::model::{KeyKind, Plan, Principal};
 use crate::period::now;
-use crate::subscriptions::{Plan, Subscription, any_subscription_exists, create_subscription, from_row};
+use crate::subscriptions::{any_subscription_exists, create_subscription, from_row};
 
 /// The scheme of the `Authorization` header.
 const SCHEME: &str = "Service-Auth-Key";
@@ -129,13 +130,6 @@ impl Default for AuthSettings {
     fn default() -> Self {
         AuthSettings { brownout: Brownout::parse(Brownout::DEFAULT).expect("the default parses"), bootstrap: None }
     }
-}
-
-/// Who is calling: the key and its subscription.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Principal {
-    pub subscription: Subscription,
-    pub key: ApiKey,
 }
 
 /// Why a request is not authenticated. Every case but `Store` is a 403 whose message says what

@@ -4,13 +4,11 @@
 use api::{ApiError, Params, Request};
 use platform::{Services, Variables};
 
-use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, Principal, authenticate};
+use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, authenticate};
 use crate::error::StoreError;
 use crate::keys::KeyError;
+use crate::model::{Plan, Principal};
 use crate::subscriptions::CostControlError;
-use crate::subscriptions::Plan;
-use crate::tags::TagError;
-use crate::usage::ChargeError;
 
 /// The variable holding the bootstrap admin key (must end in `:adm`; empty: no bootstrap).
 pub const BOOTSTRAP_ADMIN_KEY_VARIABLE: &str = "bootstrap_admin_key";
@@ -101,16 +99,6 @@ impl From<AuthError> for ApiError {
     }
 }
 
-impl From<ChargeError> for ApiError {
-    fn from(error: ChargeError) -> ApiError {
-        match error {
-            ChargeError::QuotaExceeded => ApiError::new(456, "Quota for this billing period has been exceeded."),
-            ChargeError::Deactivated => ApiError::new(403, ChargeError::Deactivated.to_string()),
-            ChargeError::Store(error) => ApiError::internal(&error),
-        }
-    }
-}
-
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         ApiError::internal(&error)
@@ -134,11 +122,5 @@ impl From<CostControlError> for ApiError {
             // The caller's own subscription, gone between authentication and now.
             unknown @ CostControlError::Unknown => ApiError::internal(&unknown),
         }
-    }
-}
-
-impl From<TagError> for ApiError {
-    fn from(error: TagError) -> ApiError {
-        ApiError::bad_request(error.to_string())
     }
 }

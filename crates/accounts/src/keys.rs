@@ -9,78 +9,14 @@ use platform::db::{RetryPolicy, TransactionError, transaction};
 use platform::{Database, DbError, Random, Services, Value};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use time::OffsetDateTime;
 
 use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
+use crate::model::{ApiKey, KeyKind, Plan, Subscription};
 use crate::period::{now, parse_stored, rfc3339};
-use crate::subscriptions::{Plan, Subscription};
 
 /// How many keys of each kind a subscription may have active at once.
 pub const MAX_ACTIVE_KEYS: usize = 25;
-
-/// What a key may be used for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyKind {
-    /// The admin API and `/v2/usage`.
-    Admin,
-    /// Everything but the admin API.
-    Developer,
-}
-
-impl KeyKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KeyKind::Admin => "admin",
-            KeyKind::Developer => "developer",
-        }
-    }
-
-    /// How the API's messages name keys of this kind.
-    pub fn noun(self) -> &'static str {
-        match self {
-            KeyKind::Admin => "admin key",
-            KeyKind::Developer => "developer key",
-        }
-    }
-
-    fn parse(text: &str) -> Option<KeyKind> {
-        match text {
-            "admin" => Some(KeyKind::Admin),
-            "developer" => Some(KeyKind::Developer),
-            _ => None,
-        }
-    }
-
-    /// The label a key of this kind gets when none is given.
-    pub fn default_label(self) -> &'static str {
-        match self {
-            KeyKind::Admin => "Service Admin Key",
-            KeyKind::Developer => "Service API Key",
-        }
-    }
-}
-
-/// A key as stored (without its secret).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiKey {
-    pub id: String,
-    pub subscription_id: String,
-    pub kind: KeyKind,
-    pub label: String,
-    pub created_at: OffsetDateTime,
-    pub deactivated_at: Option<OffsetDateTime>,
-    /// Characters per billing period (`None`: unlimited; `Some(0)`: blocked).
-    pub character_limit: Option<i64>,
-    /// Speech milliseconds per billing period (`None`: unlimited; `Some(0)`: blocked).
-    pub speech_limit_ms: Option<i64>,
-}
-
-impl ApiKey {
-    pub fn is_active(&self) -> bool {
-        self.deactivated_at.is_none()
-    }
-}
 
 /// A key just created, with its secret (shown this once).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -383,12 +319,10 @@ pub(crate) fn from_row(row: &platform::Row, offset: usize) -> Result<ApiKey, Sto
 #[cfg(test)]
 mod tests {
     use platform::Clock;
-    use time::macros::date;
 
     use super::*;
-    use crate::audit::entries;
     use crate::subscriptions::create_subscription;
-    use crate::test_support::Fixture;
+    use crate::test_support::{Fixture, audit_log};
 
     #[test]
     fn secrets_say_what_they_are_and_are_stored_only_as_digests() {
@@ -447,7 +381,7 @@ mod tests {
         let elsewhere = KeyRef { subscription_id: &theirs.id, ..reference() };
         assert_eq!(deactivate_key(&services, elsewhere, admin).unwrap(), None);
         let deactivated = deactivate_key(&services, reference(), admin).unwrap().unwrap();
-        assert_eq!(deactivated.deactivated_at, Some(OffsetDateTime::from(fixture.clock.now())));
+        assert_eq!(deactivated.deactivated_at, Some(time::OffsetDateTime::from(fixture.clock.now())));
         fixture.clock.advance(std::time::Duration::from_secs(60));
         let again = deactivate_key(&services, reference(), admin).unwrap().unwrap();
         assert_eq!(again.deactivated_at, deactivated.deactivated_at, "deactivation is once and for all");
@@ -469,9 +403,8 @@ mod tests {
         deactivate_key(&services, reference(), admin).unwrap();
         deactivate_key(&services, reference(), admin).unwrap();
 
-        let page = entries(&fixture.db, &mine.id, date!(2027 - 01 - 15), date!(2027 - 01 - 15), 0).unwrap();
-        let summary: Vec<_> = page
-            .entries
+        let log = audit_log(&fixture.db, &mine.id);
+        let summary: Vec<_> = log
             .iter()
             .map(|entry| (entry.action.as_str(), entry.admin_key_id.as_deref(), entry.target_id == key.id))
             .collect();
@@ -484,11 +417,11 @@ mod tests {
                 ("create_key", None, true),
             ]
         );
-        let limits_entry = &page.entries[1];
+        let limits_entry = &log[1];
         assert_eq!(limits_entry.old_value, Some(json!({"characters": null, "speech_to_text_milliseconds": null})));
         assert_eq!(limits_entry.new_value, Some(json!({"characters": 500, "speech_to_text_milliseconds": null})));
-        assert_eq!(page.entries[2].old_value, Some(json!({"label": "ci"})));
-        assert_eq!(page.entries[3].new_value, Some(json!({"label": "ci"})));
+        assert_eq!(log[2].old_value, Some(json!({"label": "ci"})));
+        assert_eq!(log[3].new_value, Some(json!({"label": "ci"})));
     }
 
     #[test]

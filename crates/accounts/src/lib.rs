@@ -1,58 +1,52 @@
-//! Subscriptions, API keys, authentication, metering and quotas.
+//! Subscriptions, API keys, authentication and the audit trail of their changes.
 //!
-//! A subscription has a plan, monthly billing periods, and limits; it owns admin keys (for the
-//! admin API) and developer keys (for everything else). Secrets are stored only as SHA-256
-//! digests. Every billable request is charged in one short transaction that re-reads the limits
-//! and the period's totals and refuses the charge (456) if it would pass a limit, so concurrent
-//! requests can never overshoot one. The SQL lives here, against `platform::Database`; the
-//! schema is `sql/0002_accounts.sql` (and `sql/0004_audit.sql` for the audit log).
+//! * `model.rs`: plans, subscriptions, keys and the principal (who calls), plain data.
+//! * `subscriptions.rs`: a subscription has a plan, monthly billing periods (`period.rs`) and
+//!   limits; cost control sets a Pro subscription's character limit.
+//! * `keys.rs`: admin keys (for the admin API) and developer keys (for everything else); secrets
+//!   are stored only as SHA-256 digests.
+//! * `auth.rs`: which key a request carries, and whether it may use the endpoint.
+//! * `audit.rs`: every change to keys, key limits and cost control writes its entry in the same
+//!   transaction (`metering` reads the log).
+//! * `edge.rs`: the only file that knows HTTP: credentials from a request, and the answer for
+//!   each failure.
+//!
+//! What requests use and cost is `metering`'s. The SQL lives here, against
+//! `platform::Database`; the schema is `sql/0002_accounts.sql` and `sql/0004_audit.sql`.
 
 mod audit;
 mod auth;
-mod dates;
 mod edge;
 mod error;
 mod keys;
+mod model;
 mod period;
-mod reports;
 mod subscriptions;
-mod tags;
-mod usage;
 
-pub use audit::{AUDIT_PAGE_SIZE, Actor, AuditEntry, AuditPage, entries as audit_entries};
-pub use auth::{
-    Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, Principal, authenticate,
-};
-pub use dates::{DateRange, MAX_RANGE_DAYS};
+pub use audit::Actor;
+pub use auth::{Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, authenticate};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
     authenticate_request_within, credentials,
 };
 pub use error::StoreError;
 pub use keys::{
-    ApiKey, KeyError, KeyKind, KeyRef, LimitChange, MAX_ACTIVE_KEYS, NewKey, create_key, deactivate_key, find_key,
-    list_keys, new_uuid, relabel_key, secret_digest, set_key_limits,
+    KeyError, KeyRef, LimitChange, MAX_ACTIVE_KEYS, NewKey, create_key, deactivate_key, find_key, list_keys, new_uuid,
+    relabel_key, secret_digest, set_key_limits,
 };
-pub use period::{BillingPeriod, billing_period, day_of, rfc3339};
-pub use reports::{
-    Aggregation, CUSTOM_TAG_PAGE_SIZE, CustomTagQuery, CustomTagReport, GroupBy, KeyReport, KeyReportQuery,
-    ReportError, custom_tag_report, key_report, masked_key_id, page as report_page,
-};
+pub use model::{ApiKey, KeyKind, Plan, Principal, Subscription};
+pub use period::{BillingPeriod, billing_period, rfc3339};
 pub use subscriptions::{
-    CostControlError, FREE_CHARACTER_LIMIT, Plan, Subscription, any_subscription_exists, create_subscription,
-    find_subscription, set_cost_control,
+    CostControlError, FREE_CHARACTER_LIMIT, any_subscription_exists, create_subscription, find_subscription,
+    set_cost_control,
 };
-pub use tags::{ReportingTag, TagError};
-pub use usage::{Charge, ChargeError, ProUsage, Product, ProductUsage, UNLIMITED, UsageReport, charge, usage_report};
 
 #[cfg(test)]
 mod test_support {
     use std::ops::Deref;
 
-    use platform::FixedClock;
     use platform::native::{NativeHost, SqliteDb};
-
-    use crate::{Actor, KeyKind, Plan, Principal, create_key, create_subscription};
+    use platform::{Database, FixedClock};
 
     /// The application's schema, as far as this crate uses it.
     const SCHEMA: [&str; 3] = [
@@ -66,6 +60,40 @@ mod test_support {
         let db = SqliteDb::open_in_memory().expect("open an in-memory database");
         db.migrate(&SCHEMA).expect("apply the schema");
         db
+    }
+
+    /// An audit entry as written, for the tests of the changes that write them.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Logged {
+        pub action: String,
+        pub admin_key_id: Option<String>,
+        pub target_type: String,
+        pub target_id: String,
+        pub old_value: Option<serde_json::Value>,
+        pub new_value: Option<serde_json::Value>,
+    }
+
+    /// Every audit entry of the subscription, newest first.
+    pub fn audit_log(db: &SqliteDb, subscription_id: &str) -> Vec<Logged> {
+        let rows = db
+            .execute(
+                "SELECT action, actor_key_id, target_type, target_id, old_value, new_value FROM audit_log
+                  WHERE subscription_id = ? ORDER BY id DESC",
+                &[subscription_id.into()],
+            )
+            .expect("read the audit log")
+            .rows;
+        let json = |text: Option<String>| text.map(|text| serde_json::from_str(&text).expect("JSON"));
+        rows.iter()
+            .map(|row| Logged {
+                action: row.get(0).unwrap(),
+                admin_key_id: row.get(1).unwrap(),
+                target_type: row.get(2).unwrap(),
+                target_id: row.get(3).unwrap(),
+                old_value: json(row.get(4).unwrap()),
+                new_value: json(row.get(5).unwrap()),
+            })
+            .collect()
     }
 
     /// Fresh in-memory storage and a clock the test sets.
@@ -83,16 +111,6 @@ mod test_support {
         /// A fresh store whose clock shows `unix_seconds`.
         pub fn at(unix_seconds: u64) -> Fixture {
             Fixture(NativeHost::with_db(database(), FixedClock::at_unix(unix_seconds)).expect("set up the host"))
-        }
-
-        /// A new subscription with one developer key.
-        pub fn principal(&self, plan: Plan) -> Principal {
-            let services = self.services();
-            let subscription = create_subscription(&services, plan).expect("create a subscription");
-            let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator)
-                .expect("create a key")
-                .key;
-            Principal { subscription, key }
         }
     }
 }

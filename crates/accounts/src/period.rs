@@ -1,4 +1,4 @@
-//! Time: RFC 3339 timestamps, UTC days, and monthly billing periods.
+//! Time: RFC 3339 timestamps and monthly billing periods.
 
 use time::format_description::well_known::Rfc3339;
 use time::{Date, Month, OffsetDateTime, UtcOffset};
@@ -53,12 +53,6 @@ pub fn rfc3339(moment: OffsetDateTime) -> String {
     moment.format(&Rfc3339).expect("a UTC timestamp formats as RFC 3339")
 }
 
-/// The UTC day of `moment`, `YYYY-MM-DD`.
-pub fn day_of(moment: OffsetDateTime) -> String {
-    let date = moment.to_offset(UtcOffset::UTC).date();
-    format!("{:04}-{:02}-{:02}", date.year(), date.month() as u8, date.day())
-}
-
 pub(crate) fn now(clock: &dyn platform::Clock) -> OffsetDateTime {
     OffsetDateTime::from(clock.now())
 }
@@ -103,6 +97,5 @@ mod tests {
     fn timestamps_and_days_are_utc() {
         let moment = datetime!(2026-11-21 23:30:00.123 -02:00);
         assert_eq!(rfc3339(moment), "2026-11-22T01:30:00Z");
-        assert_eq!(day_of(moment), "2026-11-22");
     }
 }

@@ -3,52 +3,14 @@
 use platform::db::{RetryPolicy, TransactionError, transaction};
 use platform::{Database, DbError, Services, Value};
 use serde_json::json;
-use time::OffsetDateTime;
 
 use crate::audit::{self, Action, Actor, Change, Target};
 use crate::error::StoreError;
+use crate::model::{Plan, Subscription};
 use crate::period::{now, parse_stored, rfc3339};
 
 /// Characters a Free subscription may translate per billing period.
 pub const FREE_CHARACTER_LIMIT: i64 = 500_000;
-
-/// A subscription's plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Plan {
-    Free,
-    Pro,
-}
-
-impl Plan {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Plan::Free => "free",
-            Plan::Pro => "pro",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Plan> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "free" => Some(Plan::Free),
-            "pro" => Some(Plan::Pro),
-            _ => None,
-        }
-    }
-}
-
-/// A customer account.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Subscription {
-    pub id: String,
-    pub plan: Plan,
-    pub created_at: OffsetDateTime,
-    /// When the first billing period began; every period starts on its day of the month.
-    pub billing_anchor: OffsetDateTime,
-    /// Characters per period (`None`: unlimited).
-    pub character_limit: Option<i64>,
-    /// Speech milliseconds per period (`None`: unlimited).
-    pub speech_limit_ms: Option<i64>,
-}
 
 const SQL_INSERT: &str =
     "INSERT INTO subscriptions (id, plan, created_at, billing_anchor, character_limit, speech_limit_ms)
@@ -218,10 +180,8 @@ mod tests {
             Some(FREE_CHARACTER_LIMIT)
         );
 
-        let day = time::macros::date!(2027 - 01 - 15);
-        let log = crate::audit::entries(&fixture.db, &pro.id, day, day, 0).unwrap();
-        let changes: Vec<_> =
-            log.entries.iter().map(|entry| (entry.old_value.clone(), entry.new_value.clone())).collect();
+        let log = crate::test_support::audit_log(&fixture.db, &pro.id);
+        let changes: Vec<_> = log.iter().map(|entry| (entry.old_value.clone(), entry.new_value.clone())).collect();
         assert_eq!(
             changes,
             [
@@ -230,7 +190,7 @@ mod tests {
             ],
             "one entry per change, none for a change to the same value"
         );
-        assert_eq!(log.entries[0].target_type, "subscription");
+        assert_eq!(log[0].target_type, "subscription");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Metering and quotas.
+//! Charging: one request's usage, recorded once and within every limit.
 //!
 //! A billable request is charged once, after its work succeeded, with one SQL statement: it
 //! adds the units to the day's usage row only if the key is active and neither the key's nor
@@ -7,17 +7,13 @@
 //! lock from its first step, so concurrent charges are serialised and can never together pass
 //! a limit; a charge that is refused, or a request that fails before, records nothing.
 
+use accounts::{Principal, billing_period};
 use platform::{DbError, Services, Value};
-use serde::Serialize;
+use time::OffsetDateTime;
 
-use crate::auth::Principal;
-use crate::error::StoreError;
-use crate::period::{billing_period, day_of, now, rfc3339};
-use crate::subscriptions::Plan;
+use crate::dates::day_of;
+use crate::error::ChargeError;
 use crate::tags::ReportingTag;
-
-/// What `/v2/usage` reports as the limit when there is none.
-pub const UNLIMITED: i64 = 1_000_000_000_000;
 
 /// What was used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,25 +54,6 @@ pub struct Charge<'a> {
     pub tag: Option<&'a ReportingTag>,
 }
 
-/// Why a charge was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ChargeError {
-    /// 456: the key's or the subscription's limit for this period would be passed.
-    #[error("Quota for this billing period has been exceeded.")]
-    QuotaExceeded,
-    /// The key was deactivated while the request ran.
-    #[error("Authorization failure: the key has been deactivated.")]
-    Deactivated,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<DbError> for ChargeError {
-    fn from(error: DbError) -> Self {
-        ChargeError::Store(StoreError::Db(error))
-    }
-}
-
 /// Whether the key is active and the charge stays within both limits (`?1` subscription, `?2`
 /// key, `?3` period start, `?4` units). A limit of 0 blocks even a charge of nothing.
 const CONDITION: &str = "EXISTS (SELECT 1 FROM api_keys k JOIN subscriptions s ON s.id = k.subscription_id
@@ -108,7 +85,7 @@ const BUSY_ATTEMPTS: u32 = 4;
 
 /// Charges one request, or refuses it (see the module documentation).
 pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeError> {
-    let moment = now(services.clock);
+    let moment = OffsetDateTime::from(services.clock.now());
     let subscription = &charge.principal.subscription;
     let key = &charge.principal.key;
     let period = billing_period(subscription.billing_anchor, moment).key();
@@ -153,146 +130,16 @@ pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeE
     }
 }
 
-/// One product's line in `/v2/usage`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ProductUsage {
-    pub product_type: &'static str,
-    pub billing_unit: &'static str,
-    pub api_key_unit_count: i64,
-    pub account_unit_count: i64,
-    /// Deprecated names clients still read: characters of this key and of the account.
-    pub api_key_character_count: i64,
-    pub character_count: i64,
-}
-
-/// What `/v2/usage` answers. Free subscriptions get the two character fields only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct UsageReport {
-    pub character_count: i64,
-    pub character_limit: i64,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub pro: Option<ProUsage>,
-}
-
-/// The fields only Pro subscriptions get.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ProUsage {
-    pub products: Vec<ProductUsage>,
-    pub api_key_character_count: i64,
-    pub api_key_character_limit: i64,
-    pub speech_to_text_milliseconds_count: i64,
-    pub speech_to_text_milliseconds_limit: i64,
-    pub speech_to_text_minutes_count: i64,
-    pub speech_to_text_minutes_limit: i64,
-    pub start_time: String,
-    pub end_time: String,
-}
-
-const SQL_PERIOD_TOTALS: &str = "SELECT key_id, product, units FROM usage_totals
-    WHERE subscription_id = ? AND period_start = ? AND (key_id = '' OR key_id = ?)";
-
-/// The caller's usage and limits for the current billing period.
-pub fn usage_report(services: &Services<'_>, principal: &Principal) -> Result<UsageReport, StoreError> {
-    let subscription = &principal.subscription;
-    let key = &principal.key;
-    let period = billing_period(subscription.billing_anchor, now(services.clock));
-    let result = services.db.execute(
-        SQL_PERIOD_TOTALS,
-        &[Value::from(subscription.id.as_str()), Value::from(period.key()), Value::from(key.id.as_str())],
-    )?;
-    let mut account = Totals::default();
-    let mut mine = Totals::default();
-    for row in &result.rows {
-        let key_id: String = row.get(0)?;
-        let product: String = row.get(1)?;
-        let units: i64 = row.get(2)?;
-        let totals = if key_id.is_empty() { &mut account } else { &mut mine };
-        totals.add(&product, units);
-    }
-    let character_limit = subscription.character_limit.unwrap_or(UNLIMITED);
-    let pro = (subscription.plan == Plan::Pro).then(|| {
-        let speech_limit = subscription.speech_limit_ms;
-        ProUsage {
-            products: vec![
-                product_line("translate", "characters", mine.translate(), account.translate()),
-                product_line("write", "characters", mine.write, account.write),
-                ProductUsage {
-                    product_type: "speechToText",
-                    billing_unit: "minutes",
-                    api_key_unit_count: minutes(mine.speech_ms),
-                    account_unit_count: minutes(account.speech_ms),
-                    api_key_character_count: 0,
-                    character_count: 0,
-                },
-            ],
-            api_key_character_count: mine.characters(),
-            api_key_character_limit: key.character_limit.unwrap_or(UNLIMITED),
-            speech_to_text_milliseconds_count: account.speech_ms,
-            speech_to_text_milliseconds_limit: speech_limit.unwrap_or(UNLIMITED),
-            speech_to_text_minutes_count: minutes(account.speech_ms),
-            speech_to_text_minutes_limit: speech_limit.map_or(UNLIMITED, minutes),
-            start_time: rfc3339(period.start),
-            end_time: rfc3339(period.end),
-        }
-    });
-    Ok(UsageReport { character_count: account.characters(), character_limit, pro })
-}
-
-fn product_line(product_type: &'static str, unit: &'static str, mine: i64, account: i64) -> ProductUsage {
-    ProductUsage {
-        product_type,
-        billing_unit: unit,
-        api_key_unit_count: mine,
-        account_unit_count: account,
-        api_key_character_count: mine,
-        character_count: account,
-    }
-}
-
-/// Milliseconds as whole minutes, rounded up.
-fn minutes(milliseconds: i64) -> i64 {
-    (milliseconds.max(0) + 59_999) / 60_000
-}
-
-#[derive(Debug, Default)]
-struct Totals {
-    text: i64,
-    document: i64,
-    write: i64,
-    speech_ms: i64,
-}
-
-impl Totals {
-    fn add(&mut self, product: &str, units: i64) {
-        match product {
-            "translate" => self.text += units,
-            "document" => self.document += units,
-            "write" => self.write += units,
-            "speech" => self.speech_ms += units,
-            _ => {}
-        }
-    }
-
-    /// Text and document translation are one product in the report.
-    fn translate(&self) -> i64 {
-        self.text + self.document
-    }
-
-    fn characters(&self) -> i64 {
-        self.text + self.document + self.write
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
+    use accounts::{Actor, KeyKind, Plan, create_key};
     use platform::Database;
 
     use super::*;
-    use crate::auth::Principal;
-    use crate::keys::{KeyKind, create_key};
     use crate::test_support::Fixture;
+    use crate::usage::{UNLIMITED, usage_report};
 
     fn new_fixture() -> Fixture {
         Fixture::at(1_800_000_000)
@@ -314,9 +161,7 @@ mod tests {
         let principal = fixture.principal(Plan::Pro);
         let services = fixture.services();
         let other_key =
-            create_key(&services, &principal.subscription, KeyKind::Developer, None, crate::Actor::Operator)
-                .unwrap()
-                .key;
+            create_key(&services, &principal.subscription, KeyKind::Developer, None, Actor::Operator).unwrap().key;
         let other = Principal { subscription: principal.subscription.clone(), key: other_key };
         fixture.charge(&principal, Product::Translate, 12).unwrap();
         fixture.charge(&principal, Product::Write, 5).unwrap();
@@ -335,16 +180,6 @@ mod tests {
         assert_eq!(pro.speech_to_text_minutes_count, 2);
         assert_eq!(pro.start_time, "2027-01-15T08:00:00Z");
         assert_eq!(pro.end_time, "2027-02-15T08:00:00Z");
-    }
-
-    #[test]
-    fn a_free_report_has_only_the_character_fields() {
-        let fixture = new_fixture();
-        let principal = fixture.principal(Plan::Free);
-        fixture.charge(&principal, Product::Translate, 42).unwrap();
-        let report = usage_report(&fixture.services(), &principal).unwrap();
-        let json = serde_json::to_value(&report).unwrap();
-        assert_eq!(json, serde_json::json!({"character_count": 42, "character_limit": 500000}));
     }
 
     #[test]
