@@ -23,17 +23,13 @@ use accounts::Access;
 use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
-use glossary::{DictionaryInfo, Glossary, LanguagePair};
+use glossary::{DictionaryEntries, DictionaryObject, Monolingual, Multilingual, Patch, TSV, glossary_id};
 use platform_spin::{Host, serve};
-use serde::Serialize;
-use serde_json::json;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
 /// The largest request body: several dictionaries of up to 10 MiB each.
 const MAX_BODY_BYTES: usize = 64 << 20;
-/// The only media type v2 entries are served as.
-const TSV: &str = "text/tab-separated-values";
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
@@ -112,7 +108,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
             let dictionary = glossary::dictionary(&params, &coverage()?)?;
             let created = glossary::store::create(&services, subscription, &name, &[dictionary])?;
-            Ok(ApiResponse::json(201, &monolingual(&created)?))
+            Ok(ApiResponse::json(201, &Monolingual::of(&created)?))
         }
         (Endpoint::Collection(Version::V3), "POST") => {
             let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
@@ -125,16 +121,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         (Endpoint::Collection(version), _) => {
             let glossaries = glossary::store::list(db, subscription)?;
             Ok(match version {
-                // v2 lists what it can describe: glossaries with exactly one dictionary.
-                Version::V2 => {
-                    let listed: Vec<Monolingual> =
-                        glossaries.iter().filter_map(|glossary| monolingual(glossary).ok()).collect();
-                    ApiResponse::json(200, &Listing { glossaries: listed })
-                }
-                Version::V3 => {
-                    let listed: Vec<Multilingual> = glossaries.iter().map(Multilingual::from).collect();
-                    ApiResponse::json(200, &Listing { glossaries: listed })
-                }
+                Version::V2 => ApiResponse::json(200, &Monolingual::listing(&glossaries)),
+                Version::V3 => ApiResponse::json(200, &Multilingual::listing(&glossaries)),
             })
         }
         (Endpoint::Glossary(_, id), "DELETE") => {
@@ -143,33 +131,24 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         }
         (Endpoint::Glossary(Version::V3, id), "PATCH") => {
             let id = glossary_id(id)?;
-            let name = glossary::name(&params)?;
-            let mut dictionaries = glossary::dictionaries(&params, &coverage()?)?.unwrap_or_default();
-            if dictionaries.len() > 1 {
-                return Err(ApiError::bad_request(
-                    "Value for 'dictionaries' not supported: a PATCH takes at most one dictionary.",
-                ));
-            }
-            if name.is_none() && dictionaries.is_empty() {
-                return Err(ApiError::bad_request("Parameter 'name' or 'dictionaries' not specified"));
-            }
-            let updated = glossary::store::update(db, subscription, &id, name.as_deref(), dictionaries.pop().as_ref())?;
+            let patch = Patch::from_params(&params, &coverage()?)?;
+            let updated = glossary::store::update(db, subscription, &id, patch.name.as_deref(), patch.merge.as_ref())?;
             Ok(ApiResponse::json(200, &Multilingual::from(&updated)))
         }
         (Endpoint::Glossary(version, id), _) => {
             let found = glossary::store::get(db, subscription, &glossary_id(id)?)?;
             Ok(match version {
-                Version::V2 => ApiResponse::json(200, &monolingual(&found)?),
+                Version::V2 => ApiResponse::json(200, &Monolingual::of(&found)?),
                 Version::V3 => ApiResponse::json(200, &Multilingual::from(&found)),
             })
         }
         (Endpoint::Entries(Version::V2, id), _) => {
-            if !accepts_tsv(request) {
+            if !glossary::accepts_tsv(request) {
                 return Err(ApiError::new(415, "No supported media type specified in Accept header"));
             }
             let id = glossary_id(id)?;
             let found = glossary::store::get(db, subscription, &id)?;
-            monolingual(&found)?;
+            Monolingual::of(&found)?;
             let pair = &found.dictionaries[0].pair;
             let entries = glossary::store::entries(db, subscription, &id, pair)?;
             Ok(ApiResponse {
@@ -181,15 +160,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         (Endpoint::Entries(Version::V3, id), _) => {
             let pair = glossary::requested_pair(&params)?;
             let entries = glossary::store::entries(db, subscription, &glossary_id(id)?, &pair)?;
-            Ok(ApiResponse::json(
-                200,
-                &json!({ "dictionaries": [{
-                    "source_lang": pair.source,
-                    "target_lang": pair.target,
-                    "entries": glossary::entries::to_tsv(&entries),
-                    "entries_format": "tsv",
-                }]}),
-            ))
+            Ok(ApiResponse::json(200, &DictionaryEntries::new(&pair, &entries)))
         }
         (Endpoint::Dictionaries(id), "PUT") => {
             let id = glossary_id(id)?;
@@ -205,97 +176,6 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
 }
 
-/// A glossary id from the path, in its canonical lower-case form; anything else names no
-/// glossary.
-fn glossary_id(raw: &str) -> Result<String, ApiError> {
-    uuid::Uuid::parse_str(raw)
-        .map(|id| id.hyphenated().to_string())
-        .map_err(|_| ApiError::not_found(glossary::GlossaryError::NotFound.to_string()))
-}
-
-/// Whether the request's `Accept` allows TSV (no `Accept` allows anything).
-fn accepts_tsv(request: &Request) -> bool {
-    let values: Vec<&str> =
-        request.header_values("accept").filter_map(|value| std::str::from_utf8(value).ok()).collect();
-    values.is_empty()
-        || values.iter().flat_map(|value| value.split(',')).any(|range| {
-            let media = range.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-            matches!(media.as_str(), "" | "*/*" | "text/*" | TSV)
-        })
-}
-
 fn no_content() -> ApiResponse {
     ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() }
-}
-
-/// `{"glossaries": [...]}`.
-#[derive(Serialize)]
-struct Listing<T> {
-    glossaries: Vec<T>,
-}
-
-/// The v2 shape of a glossary.
-#[derive(Serialize)]
-struct Monolingual<'a> {
-    glossary_id: &'a str,
-    name: &'a str,
-    ready: bool,
-    source_lang: &'a str,
-    target_lang: &'a str,
-    creation_time: &'a str,
-    entry_count: i64,
-}
-
-/// A glossary in the v2 shape, or a 400 when it has not exactly one dictionary.
-fn monolingual(glossary: &Glossary) -> Result<Monolingual<'_>, ApiError> {
-    match glossary.dictionaries.as_slice() {
-        [only] => Ok(Monolingual {
-            glossary_id: &glossary.id,
-            name: &glossary.name,
-            ready: true,
-            source_lang: &only.pair.source,
-            target_lang: &only.pair.target,
-            creation_time: &glossary.creation_time,
-            entry_count: only.entry_count,
-        }),
-        dictionaries => Err(ApiError::bad_request(format!(
-            "Glossary {id} holds {count} dictionaries: read it with /v3/glossaries/{id}.",
-            id = glossary.id,
-            count = dictionaries.len()
-        ))),
-    }
-}
-
-/// The v3 shape of a glossary.
-#[derive(Serialize)]
-struct Multilingual<'a> {
-    glossary_id: &'a str,
-    name: &'a str,
-    dictionaries: Vec<DictionaryObject<'a>>,
-    creation_time: &'a str,
-}
-
-impl<'a> From<&'a Glossary> for Multilingual<'a> {
-    fn from(glossary: &'a Glossary) -> Self {
-        Multilingual {
-            glossary_id: &glossary.id,
-            name: &glossary.name,
-            dictionaries: glossary.dictionaries.iter().map(DictionaryObject::from).collect(),
-            creation_time: &glossary.creation_time,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct DictionaryObject<'a> {
-    source_lang: &'a str,
-    target_lang: &'a str,
-    entry_count: i64,
-}
-
-impl<'a> From<&'a DictionaryInfo> for DictionaryObject<'a> {
-    fn from(info: &'a DictionaryInfo) -> Self {
-        let LanguagePair { source, target } = &info.pair;
-        DictionaryObject { source_lang: source, target_lang: target, entry_count: info.entry_count }
-    }
 }

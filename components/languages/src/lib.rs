@@ -9,8 +9,8 @@
 //! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
 
 use accounts::Access;
-use api::{ApiError, ApiResponse, Params, Request};
-use catalogue::{Coverage, Include, ListKind, QueryError, Resource};
+use api::{ApiError, ApiResponse, Request};
+use catalogue::{Coverage, Include, ListKind, Resource};
 use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -41,7 +41,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
 
     match endpoint {
         Endpoint::V2Languages => {
-            let kind = ListKind::parse(params.string("type")?.as_deref()).map_err(query_error)?;
+            let kind = ListKind::from_params(&params)?;
             let listing = catalogue::v2_languages(kind, &coverage(&services)?);
             Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=translate_text"))
         }
@@ -50,9 +50,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=glossary"))
         }
         Endpoint::V3Languages => {
-            let resource = Resource::from_query(params.string("resource")?.as_deref(), params.first_text("product"))
-                .map_err(query_error)?;
-            let include = includes(&params)?;
+            let resource = Resource::from_params(&params)?;
+            let include = Include::list_from_params(&params)?;
             let coverage = match resource {
                 Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary => coverage(&services)?,
                 // The other resources do not go through the translation engine.
@@ -69,14 +68,6 @@ enum Endpoint {
     GlossaryPairs,
     V3Languages,
     V3Resources,
-}
-
-fn includes(params: &Params) -> Result<Vec<Include>, ApiError> {
-    params.list("include")?.unwrap_or_default().iter().map(|value| Include::parse(value).map_err(query_error)).collect()
-}
-
-fn query_error(error: QueryError) -> ApiError {
-    ApiError::bad_request(error.to_string())
 }
 
 fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {

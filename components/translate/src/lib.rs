@@ -2,19 +2,19 @@
 //! same behaviour and billing). `GET` with query parameters still works for old clients but is
 //! deprecated: such answers carry a `Deprecation` header and the request is logged.
 //!
-//! Order of checks: method, key (403), reporting tag and parameters (400), resources named by
-//! id (404 for unknown glossaries, 400 for a glossary without a dictionary for the pair), the
-//! translation (400, 503), the charge (456). A request that fails anywhere bills nothing.
+//! Order of checks: method, key (403), reporting tag and parameters (400), glossaries named by
+//! id (404 unknown, 400 without a dictionary for the pair), the style rule list and translation
+//! memory named by id (404: none is stored yet), the translation (400, 503), the charge (456). A
+//! request that fails anywhere bills nothing.
 
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
-use glossary::{LanguagePair, Selection};
 use metering::{Charge, Product, ReportingTag};
 use platform_spin::{Host, serve};
 use serde::Serialize;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
-use translation::{Term, TermSource, TranslateRequest};
+use translation::{Sources, TranslateRequest};
 
 /// When `GET /v2/translate` was deprecated (2025-03-01), as RFC 9745 writes dates.
 const GET_DEPRECATED_SINCE: &str = "@1740787200";
@@ -60,29 +60,16 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let services = host.services();
     let (principal, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
-    let parsed = TranslateRequest::parse(&params)?;
-
-    let glossary = match parsed.source.filter(|_| !parsed.glossary_ids.is_empty()) {
-        Some(source) => {
-            // A dictionary for a base language serves its variants (EN for EN-GB).
-            let pair = LanguagePair::new(source.base_code(), parsed.target.base_code());
-            Some(Selection::resolve(services.db, &principal.subscription.id, &parsed.glossary_ids, &pair)?)
-        }
-        None => None,
-    };
-    // Style rules and translation memories are not stored yet: every id names nothing this
-    // subscription has.
-    if let Some(id) = &parsed.style_id {
-        return Err(ApiError::not_found(format!("Style rule list {id} not found.")));
-    }
-    if let Some(id) = &parsed.translation_memory_id {
-        return Err(ApiError::not_found(format!("Translation memory {id} not found.")));
-    }
-
+    let parsed = TranslateRequest::from_params(&params)?;
+    let terms = glossary::Terms::resolve(
+        services.db,
+        &principal.subscription.id,
+        &parsed.glossary_ids,
+        parsed.source,
+        parsed.target,
+    )?;
     let engine = engines::configured(&services)?;
-    let terms = StoredTerms { db: services.db, selection: glossary.as_ref() };
-    let translations =
-        translation::translate(&parsed, engine.as_ref(), &terms).map_err(|error| error.into_api_error())?;
+    let translations = translation::translate(&parsed, engine.as_ref(), &Sources::with_terms(&terms))?;
     metering::charge(
         &services,
         Charge {
@@ -107,22 +94,4 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
             .collect(),
     };
     Ok(ApiResponse::json(200, &answer))
-}
-
-/// The entries of the request's glossaries, read from the store as the translation asks.
-struct StoredTerms<'a> {
-    db: &'a dyn platform::Database,
-    selection: Option<&'a Selection>,
-}
-
-impl TermSource for StoredTerms<'_> {
-    fn terms_for(
-        &self,
-        keys: &std::collections::BTreeSet<String>,
-    ) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>> {
-        match self.selection {
-            Some(selection) => Ok(selection.entries_for(self.db, keys)?),
-            None => Ok(Vec::new()),
-        }
-    }
 }

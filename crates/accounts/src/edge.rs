@@ -6,7 +6,7 @@ use platform::{Services, Variables};
 
 use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credentials, authenticate};
 use crate::error::StoreError;
-use crate::keys::KeyError;
+use crate::keys::{KeyError, LimitChange};
 use crate::model::{Plan, Principal};
 use crate::subscriptions::CostControlError;
 
@@ -89,6 +89,32 @@ pub fn credentials<'a>(request: &'a Request, params: &'a Params) -> Credentials<
     Credentials { authorization, legacy_key }
 }
 
+/// The required `key_id` of a key change, trimmed.
+pub fn key_id(params: &Params) -> Result<String, ApiError> {
+    Ok(params.required_string("key_id")?.trim().to_owned())
+}
+
+/// The optional `label` of a new or renamed key ([`crate::label`]).
+pub fn label_param(params: &Params) -> Result<Option<String>, ApiError> {
+    Ok(crate::keys::label(params.string("label")?.as_deref())?)
+}
+
+impl LimitChange {
+    /// `characters` and `speech_to_text_milliseconds`: a number, `0` to block, `null` for no
+    /// limit; an absent one stays as it is.
+    pub fn from_params(params: &Params) -> Result<LimitChange, ApiError> {
+        Ok(LimitChange {
+            characters: params.nullable_count("characters")?,
+            speech_ms: params.nullable_count("speech_to_text_milliseconds")?,
+        })
+    }
+}
+
+/// The required `characters` of a cost-control change: a number, or `null` for no limit.
+pub fn cost_control_characters(params: &Params) -> Result<Option<i64>, ApiError> {
+    params.nullable_count("characters")?.ok_or_else(|| api::params::missing("characters"))
+}
+
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> ApiError {
         match error {
@@ -109,6 +135,7 @@ impl From<KeyError> for ApiError {
     fn from(error: KeyError) -> ApiError {
         match error {
             KeyError::Store(error) => ApiError::internal(&error),
+            unknown @ KeyError::NotFound { .. } => ApiError::not_found(unknown.to_string()),
             refused => ApiError::bad_request(refused.to_string()),
         }
     }

@@ -6,7 +6,7 @@
 //! keys of Free subscriptions, none for developer keys of Pro subscriptions.
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
-use platform::{Database, DbError, Random, Services, Value};
+use platform::{Database, DbError, Id, Random, Services, Value};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -33,9 +33,7 @@ pub fn secret_digest(secret: &str) -> [u8; 32] {
 /// A random (version 4) UUID from the platform's randomness, lower case: ids of keys and of
 /// other records the API names by UUID.
 pub fn new_uuid(random: &dyn Random) -> String {
-    let mut bytes = [0u8; 16];
-    random.fill(&mut bytes);
-    uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().to_string()
+    Id::random(random).to_string()
 }
 
 fn new_secret(random: &dyn Random, kind: KeyKind, plan: Plan) -> String {
@@ -56,10 +54,40 @@ pub(crate) const KEY_COLUMNS: &str =
 pub enum KeyError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// 404: the subscription has no key of that kind and id (another subscription's keys are
+    /// unknown too).
+    #[error("{} {id} not found.", .kind.title())]
+    NotFound { kind: KeyKind, id: String },
     #[error("A subscription may have at most {MAX_ACTIVE_KEYS} active {}s; deactivate one first.", .0.noun())]
     TooManyActive(KeyKind),
     #[error("This is the subscription's last active admin key; create another admin key before deactivating this one.")]
     LastActiveAdminKey,
+    #[error("Value for 'label' not supported: the label is empty.")]
+    EmptyLabel,
+    #[error("Value for 'label' not supported: the label is longer than {MAX_LABEL_CHARS} characters.")]
+    LongLabel,
+    #[error("Value for 'label' not supported: the label contains control characters.")]
+    LabelWithControlCharacters,
+}
+
+/// The longest key label, in characters.
+pub const MAX_LABEL_CHARS: usize = 256;
+
+/// A key label as given (`None`: not given), trimmed: 1 to 256 characters without control
+/// characters.
+pub fn label(label: Option<&str>) -> Result<Option<String>, KeyError> {
+    let Some(label) = label else { return Ok(None) };
+    let label = label.trim();
+    if label.is_empty() {
+        return Err(KeyError::EmptyLabel);
+    }
+    if label.chars().count() > MAX_LABEL_CHARS {
+        return Err(KeyError::LongLabel);
+    }
+    if label.chars().any(char::is_control) {
+        return Err(KeyError::LabelWithControlCharacters);
+    }
+    Ok(Some(label.to_owned()))
 }
 
 impl From<DbError> for KeyError {
@@ -178,23 +206,25 @@ pub struct KeyRef<'a> {
 }
 
 impl KeyRef<'_> {
-    fn find(&self, db: &dyn Database) -> Result<Option<ApiKey>, StoreError> {
-        Ok(find_key(db, self.subscription_id, self.key_id)?.filter(|key| key.kind == self.kind))
+    fn find(&self, db: &dyn Database) -> Result<ApiKey, KeyError> {
+        find_key(db, self.subscription_id, self.key_id)?
+            .filter(|key| key.kind == self.kind)
+            .ok_or_else(|| KeyError::NotFound { kind: self.kind, id: self.key_id.to_owned() })
     }
 }
 
-/// Runs `change` on the key inside a transaction; `None` when the subscription has no such key.
-/// `change` answers the key as it is afterwards and what changed (`None`: nothing), which goes
-/// into the audit log.
+/// Runs `change` on the key inside a transaction ([`KeyError::NotFound`] when the subscription
+/// has no such key). `change` answers the key as it is afterwards and what changed (`None`:
+/// nothing), which goes into the audit log.
 fn change_key(
     services: &Services<'_>,
     key: &KeyRef<'_>,
     actor: Actor<'_>,
     action: Action,
     change: impl Fn(&dyn Database, ApiKey) -> Result<(ApiKey, Option<Changed>), KeyError>,
-) -> Result<Option<ApiKey>, KeyError> {
+) -> Result<ApiKey, KeyError> {
     transaction(services.db, RetryPolicy::default(), |db| {
-        let Some(current) = key.find(db)? else { return Ok(None) };
+        let current = key.find(db)?;
         let (updated, changed) = change(db, current)?;
         if let Some(Changed { old, new }) = changed {
             let entry = Change {
@@ -208,7 +238,7 @@ fn change_key(
             };
             audit::record(db, entry)?;
         }
-        Ok(Some(updated))
+        Ok(updated)
     })
 }
 
@@ -218,10 +248,10 @@ struct Changed {
     new: serde_json::Value,
 }
 
-/// Deactivates a key, for good: it stops working at once. Answers the key as it is now, or
-/// `None` when the subscription has no such key. Deactivating a deactivated key changes nothing.
+/// Deactivates a key, for good: it stops working at once. Answers the key as it is now.
+/// Deactivating a deactivated key changes nothing.
 /// A subscription's last active admin key cannot be deactivated.
-pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>, actor: Actor<'_>) -> Result<Option<ApiKey>, KeyError> {
+pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>, actor: Actor<'_>) -> Result<ApiKey, KeyError> {
     let moment = now(services.clock);
     change_key(services, &key, actor, Action::DeactivateKey, |db, current| {
         if !current.is_active() {
@@ -249,13 +279,13 @@ pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>, actor: Actor<'_>
     })
 }
 
-/// Renames a key; `None` when the subscription has no such key.
+/// Renames a key.
 pub fn relabel_key(
     services: &Services<'_>,
     key: KeyRef<'_>,
     label: &str,
     actor: Actor<'_>,
-) -> Result<Option<ApiKey>, KeyError> {
+) -> Result<ApiKey, KeyError> {
     change_key(services, &key, actor, Action::RelabelKey, |db, current| {
         if current.label == label {
             return Ok((current, None));
@@ -269,14 +299,13 @@ pub fn relabel_key(
     })
 }
 
-/// Changes a key's limits; `None` when the subscription has no such key. The next charge of the
-/// key reads the new limits.
+/// Changes a key's limits. The next charge of the key reads the new limits.
 pub fn set_key_limits(
     services: &Services<'_>,
     key: KeyRef<'_>,
     change: LimitChange,
     actor: Actor<'_>,
-) -> Result<Option<ApiKey>, KeyError> {
+) -> Result<ApiKey, KeyError> {
     change_key(services, &key, actor, Action::ChangeKeyLimits, |db, current| {
         let characters = change.characters.unwrap_or(current.character_limit);
         let speech_ms = change.speech_ms.unwrap_or(current.speech_limit_ms);
@@ -363,15 +392,14 @@ mod tests {
 
         let reference = || KeyRef { subscription_id: &mine.id, key_id: &key.id, kind: KeyKind::Developer };
         let limits = |characters, speech_ms| LimitChange { characters, speech_ms };
-        let limited = set_key_limits(&services, reference(), limits(Some(Some(10)), None), admin).unwrap().unwrap();
+        let limited = set_key_limits(&services, reference(), limits(Some(Some(10)), None), admin).unwrap();
         assert_eq!((limited.character_limit, limited.speech_limit_ms), (Some(10), None));
-        let cleared =
-            set_key_limits(&services, reference(), limits(Some(None), Some(Some(0))), admin).unwrap().unwrap();
+        let cleared = set_key_limits(&services, reference(), limits(Some(None), Some(Some(0))), admin).unwrap();
         assert_eq!((cleared.character_limit, cleared.speech_limit_ms), (None, Some(0)));
         assert_eq!(find_key(&fixture.db, &mine.id, &key.id).unwrap().unwrap(), cleared);
-        assert_eq!(relabel_key(&services, reference(), "renamed", admin).unwrap().unwrap().label, "renamed");
+        assert_eq!(relabel_key(&services, reference(), "renamed", admin).unwrap().label, "renamed");
         let as_admin = KeyRef { kind: KeyKind::Admin, ..reference() };
-        assert_eq!(relabel_key(&services, as_admin, "wrong kind", admin).unwrap(), None);
+        assert!(matches!(relabel_key(&services, as_admin, "wrong kind", admin), Err(KeyError::NotFound { .. })));
         assert_eq!(
             find_key(&fixture.db, &mine.id, &key.id).unwrap().unwrap().label,
             "renamed",
@@ -379,11 +407,12 @@ mod tests {
         );
 
         let elsewhere = KeyRef { subscription_id: &theirs.id, ..reference() };
-        assert_eq!(deactivate_key(&services, elsewhere, admin).unwrap(), None);
-        let deactivated = deactivate_key(&services, reference(), admin).unwrap().unwrap();
+        let unknown = deactivate_key(&services, elsewhere, admin).unwrap_err();
+        assert_eq!(unknown.to_string(), format!("Developer key {} not found.", key.id));
+        let deactivated = deactivate_key(&services, reference(), admin).unwrap();
         assert_eq!(deactivated.deactivated_at, Some(time::OffsetDateTime::from(fixture.clock.now())));
         fixture.clock.advance(std::time::Duration::from_secs(60));
-        let again = deactivate_key(&services, reference(), admin).unwrap().unwrap();
+        let again = deactivate_key(&services, reference(), admin).unwrap();
         assert_eq!(again.deactivated_at, deactivated.deactivated_at, "deactivation is once and for all");
     }
 
@@ -434,7 +463,7 @@ mod tests {
         let first_ref = KeyRef { subscription_id: &mine.id, key_id: &first.id, kind: KeyKind::Admin };
         let second_ref = KeyRef { key_id: &second.id, ..first_ref };
 
-        let gone = deactivate_key(&services, first_ref, Actor::AdminKey(&first.id)).unwrap().unwrap();
+        let gone = deactivate_key(&services, first_ref, Actor::AdminKey(&first.id)).unwrap();
         assert!(!gone.is_active(), "an admin key may deactivate itself while another stays");
         let refused = deactivate_key(&services, second_ref, Actor::AdminKey(&second.id));
         assert!(matches!(refused, Err(KeyError::LastActiveAdminKey)), "{refused:?}");

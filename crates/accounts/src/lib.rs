@@ -6,6 +6,7 @@
 //! * `keys.rs`: admin keys (for the admin API) and developer keys (for everything else); secrets
 //!   are stored only as SHA-256 digests.
 //! * `auth.rs`: which key a request carries, and whether it may use the endpoint.
+//! * `views.rs`: keys as the admin API answers them.
 //! * `audit.rs`: every change to keys, key limits and cost control writes its entry in the same
 //!   transaction (`metering` reads the log).
 //! * `edge.rs`: the only file that knows HTTP: credentials from a request, and the answer for
@@ -22,24 +23,26 @@ mod keys;
 mod model;
 mod period;
 mod subscriptions;
+mod views;
 
 pub use audit::Actor;
 pub use auth::{Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, authenticate};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
-    authenticate_request_within, credentials,
+    authenticate_request_within, cost_control_characters, credentials, key_id, label_param,
 };
 pub use error::StoreError;
 pub use keys::{
-    KeyError, KeyRef, LimitChange, MAX_ACTIVE_KEYS, NewKey, create_key, deactivate_key, find_key, list_keys, new_uuid,
-    relabel_key, secret_digest, set_key_limits,
+    KeyError, KeyRef, LimitChange, MAX_ACTIVE_KEYS, MAX_LABEL_CHARS, NewKey, create_key, deactivate_key, find_key,
+    label, list_keys, new_uuid, relabel_key, secret_digest, set_key_limits,
 };
 pub use model::{ApiKey, KeyKind, Plan, Principal, Subscription};
 pub use period::{BillingPeriod, billing_period, rfc3339};
 pub use subscriptions::{
-    CostControlError, FREE_CHARACTER_LIMIT, any_subscription_exists, create_subscription, find_subscription,
-    set_cost_control,
+    CostControl, CostControlError, FREE_CHARACTER_LIMIT, any_subscription_exists, cost_control, create_subscription,
+    find_subscription, set_cost_control,
 };
+pub use views::KeyObject;
 
 #[cfg(test)]
 mod test_support {

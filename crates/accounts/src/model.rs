@@ -59,6 +59,14 @@ impl KeyKind {
         }
     }
 
+    /// How the API's messages start with keys of this kind.
+    pub fn title(self) -> &'static str {
+        match self {
+            KeyKind::Admin => "Admin key",
+            KeyKind::Developer => "Developer key",
+        }
+    }
+
     /// How the API's messages name keys of this kind.
     pub fn noun(self) -> &'static str {
         match self {

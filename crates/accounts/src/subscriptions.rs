@@ -2,6 +2,7 @@
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
 use platform::{Database, DbError, Services, Value};
+use serde::Serialize;
 use serde_json::json;
 
 use crate::audit::{self, Action, Actor, Change, Target};
@@ -89,6 +90,21 @@ impl From<DbError> for CostControlError {
 impl TransactionError for CostControlError {
     fn is_busy(&self) -> bool {
         matches!(self, CostControlError::Store(StoreError::Db(DbError::Busy(_))))
+    }
+}
+
+/// A Pro subscription's cost control, as the admin API answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CostControl {
+    /// The character limit per billing period; `None` (`null`): no limit.
+    pub characters: Option<i64>,
+}
+
+/// The subscription's cost control; Free subscriptions have none to show or change.
+pub fn cost_control(subscription: &Subscription) -> Result<CostControl, CostControlError> {
+    match subscription.plan {
+        Plan::Pro => Ok(CostControl { characters: subscription.character_limit }),
+        Plan::Free => Err(CostControlError::FreePlan),
     }
 }
 

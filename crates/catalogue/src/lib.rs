@@ -10,9 +10,11 @@
 //! * [`v2_languages`], [`glossary_language_pairs`], [`v3_languages`], [`v3_resources`]: the bodies of the
 //!   language endpoints, ready to serialise.
 //!
-//! The crate is pure Rust with no platform dependency.
+//! The crate is pure Rust with no platform dependency. `edge.rs` is the only file that knows HTTP: it reads the
+//! language endpoints' queries from request parameters and answers each refused code or query.
 
 mod coverage;
+mod edge;
 mod error;
 mod language;
 mod lookup;

@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
-use platform::{Database, DbError, Row, Services, Value};
+use platform::{Database, DbError, Id, Row, Services, Value};
 use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 
@@ -88,7 +88,7 @@ pub fn create(
     name: &str,
     dictionaries: &[NewDictionary],
 ) -> Result<Glossary, GlossaryError> {
-    let id = accounts::new_uuid(services.random);
+    let id = Id::random(services.random);
     let creation_time = timestamp(OffsetDateTime::from(services.clock.now()));
     transaction(services.db, RetryPolicy::default(), |db| {
         let held =
@@ -98,7 +98,7 @@ pub fn create(
         }
         db.execute(
             "INSERT INTO glossaries (id, subscription_id, name, created_at) VALUES (?, ?, ?, ?)",
-            &[id.as_str().into(), subscription_id.into(), name.into(), creation_time.as_str().into()],
+            &[(&id).into(), subscription_id.into(), name.into(), creation_time.as_str().into()],
         )?;
         for dictionary in dictionaries {
             let dictionary_id = insert_dictionary(db, &id, &dictionary.pair)?;
@@ -120,7 +120,7 @@ pub fn list(db: &dyn Database, subscription_id: &str) -> Result<Vec<Glossary>, G
 }
 
 /// One glossary of the subscription.
-pub fn get(db: &dyn Database, subscription_id: &str, id: &str) -> Result<Glossary, GlossaryError> {
+pub fn get(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<Glossary, GlossaryError> {
     let result = db.execute(
         &format!("{SELECT_GLOSSARIES} WHERE g.subscription_id = ? AND g.id = ? ORDER BY d.source_lang, d.target_lang"),
         &[subscription_id.into(), id.into()],
@@ -129,7 +129,7 @@ pub fn get(db: &dyn Database, subscription_id: &str, id: &str) -> Result<Glossar
 }
 
 /// Deletes a glossary and everything in it.
-pub fn delete(db: &dyn Database, subscription_id: &str, id: &str) -> Result<(), GlossaryError> {
+pub fn delete(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<(), GlossaryError> {
     transaction(db, RetryPolicy::default(), |db| {
         owned(db, subscription_id, id)?;
         db.execute(
@@ -147,7 +147,7 @@ pub fn delete(db: &dyn Database, subscription_id: &str, id: &str) -> Result<(), 
 pub fn update(
     db: &dyn Database,
     subscription_id: &str,
-    id: &str,
+    id: &Id,
     name: Option<&str>,
     merge: Option<&NewDictionary>,
 ) -> Result<Glossary, GlossaryError> {
@@ -180,7 +180,7 @@ pub fn update(
 pub fn replace_dictionary(
     db: &dyn Database,
     subscription_id: &str,
-    id: &str,
+    id: &Id,
     dictionary: &NewDictionary,
 ) -> Result<DictionaryInfo, GlossaryError> {
     transaction(db, RetryPolicy::default(), |db| {
@@ -202,7 +202,7 @@ pub fn replace_dictionary(
 pub fn delete_dictionary(
     db: &dyn Database,
     subscription_id: &str,
-    id: &str,
+    id: &Id,
     pair: &LanguagePair,
 ) -> Result<(), GlossaryError> {
     transaction(db, RetryPolicy::default(), |db| {
@@ -218,7 +218,7 @@ pub fn delete_dictionary(
 pub fn entries(
     db: &dyn Database,
     subscription_id: &str,
-    id: &str,
+    id: &Id,
     pair: &LanguagePair,
 ) -> Result<Vec<Entry>, GlossaryError> {
     owned(db, subscription_id, id)?;
@@ -235,9 +235,9 @@ pub fn entries(
 pub enum LookupError {
     /// Unknown, or another subscription's.
     #[error("Glossary {0} not found.")]
-    UnknownGlossary(String),
+    UnknownGlossary(Id),
     #[error("Glossary {id} has no dictionary for the language pair {pair}.")]
-    NoDictionary { id: String, pair: LanguagePair },
+    NoDictionary { id: Id, pair: LanguagePair },
     #[error("glossary store: {0}")]
     Store(#[from] DbError),
 }
@@ -253,7 +253,7 @@ impl Selection {
     pub fn resolve(
         db: &dyn Database,
         subscription_id: &str,
-        ids: &[String],
+        ids: &[Id],
         pair: &LanguagePair,
     ) -> Result<Selection, LookupError> {
         let mut dictionaries = Vec::with_capacity(ids.len());
@@ -262,12 +262,11 @@ impl Selection {
                 "SELECT d.id FROM glossaries g \
                  LEFT JOIN glossary_dictionaries d ON d.glossary_id = g.id AND d.source_lang = ? AND d.target_lang = ? \
                  WHERE g.id = ? AND g.subscription_id = ?",
-                &[pair.source.as_str().into(), pair.target.as_str().into(), id.as_str().into(), subscription_id.into()],
+                &[pair.source.as_str().into(), pair.target.as_str().into(), id.into(), subscription_id.into()],
             )?;
-            let row = result.first().ok_or_else(|| LookupError::UnknownGlossary(id.clone()))?;
+            let row = result.first().ok_or(LookupError::UnknownGlossary(*id))?;
             let dictionary: Option<i64> = row.get(0)?;
-            let dictionary =
-                dictionary.ok_or_else(|| LookupError::NoDictionary { id: id.clone(), pair: pair.clone() })?;
+            let dictionary = dictionary.ok_or_else(|| LookupError::NoDictionary { id: *id, pair: pair.clone() })?;
             if !dictionaries.contains(&dictionary) {
                 dictionaries.push(dictionary);
             }
@@ -328,7 +327,7 @@ fn glossaries_from_rows(rows: &[Row]) -> Result<Vec<Glossary>, GlossaryError> {
 }
 
 /// Checks that the glossary exists and belongs to the subscription.
-fn owned(db: &dyn Database, subscription_id: &str, id: &str) -> Result<(), GlossaryError> {
+fn owned(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<(), GlossaryError> {
     let result = db.execute(
         "SELECT 1 FROM glossaries WHERE id = ? AND subscription_id = ?",
         &[id.into(), subscription_id.into()],
@@ -336,7 +335,7 @@ fn owned(db: &dyn Database, subscription_id: &str, id: &str) -> Result<(), Gloss
     if result.rows.is_empty() { Err(GlossaryError::NotFound) } else { Ok(()) }
 }
 
-fn find_dictionary(db: &dyn Database, glossary_id: &str, pair: &LanguagePair) -> Result<Option<i64>, GlossaryError> {
+fn find_dictionary(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> Result<Option<i64>, GlossaryError> {
     let result = db.execute(
         "SELECT id FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?",
         &[glossary_id.into(), pair.source.as_str().into(), pair.target.as_str().into()],
@@ -344,7 +343,7 @@ fn find_dictionary(db: &dyn Database, glossary_id: &str, pair: &LanguagePair) ->
     Ok(result.first().map(|row| row.get(0)).transpose()?)
 }
 
-fn insert_dictionary(db: &dyn Database, glossary_id: &str, pair: &LanguagePair) -> Result<i64, GlossaryError> {
+fn insert_dictionary(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> Result<i64, GlossaryError> {
     let result = db.execute(
         "INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entry_count) \
          VALUES (?, ?, ?, 0) RETURNING id",

@@ -2,10 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use api::Params;
-use catalogue::Coverage;
 use platform::native::NativeHost;
-use platform::{Database, FixedClock};
+use platform::{Database, FixedClock, Id};
 
 use super::*;
 
@@ -17,15 +15,16 @@ fn fixture() -> Fixture {
     NativeHost::in_memory(&[include_str!("../../../sql/0005_glossaries.sql")], clock).expect("set up the host")
 }
 
+/// A stored glossary's id.
+fn id(glossary: &Glossary) -> Id {
+    Id::parse(&glossary.id).expect("glossary ids are UUIDs")
+}
+
 fn dictionary(source: &str, target: &str, entries: &[(&str, &str)]) -> NewDictionary {
     NewDictionary {
         pair: LanguagePair::new(source, target),
         entries: entries.iter().map(|(s, t)| (s.to_string(), t.to_string())).collect(),
     }
-}
-
-fn params(json: &str) -> Params {
-    Params::from_json(json.as_bytes()).unwrap()
 }
 
 #[test]
@@ -46,17 +45,17 @@ fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
 
     assert_eq!(store::list(&fixture.db, "sub-a").unwrap(), std::slice::from_ref(&created));
     assert!(store::list(&fixture.db, "sub-b").unwrap().is_empty());
-    assert!(matches!(store::get(&fixture.db, "sub-b", &created.id), Err(GlossaryError::NotFound)));
-    assert!(matches!(store::delete(&fixture.db, "sub-b", &created.id), Err(GlossaryError::NotFound)));
+    assert!(matches!(store::get(&fixture.db, "sub-b", &id(&created)), Err(GlossaryError::NotFound)));
+    assert!(matches!(store::delete(&fixture.db, "sub-b", &id(&created)), Err(GlossaryError::NotFound)));
 
-    let entries = store::entries(&fixture.db, "sub-a", &created.id, &LanguagePair::new("en", "de")).unwrap();
+    let entries = store::entries(&fixture.db, "sub-a", &id(&created), &LanguagePair::new("en", "de")).unwrap();
     assert_eq!(entries, [("house".to_string(), "Haus".to_string()), ("car".to_string(), "Auto".to_string())]);
     assert!(matches!(
-        store::entries(&fixture.db, "sub-a", &created.id, &LanguagePair::new("en", "fr")),
+        store::entries(&fixture.db, "sub-a", &id(&created), &LanguagePair::new("en", "fr")),
         Err(GlossaryError::DictionaryNotFound)
     ));
 
-    store::delete(&fixture.db, "sub-a", &created.id).unwrap();
+    store::delete(&fixture.db, "sub-a", &id(&created)).unwrap();
     assert!(store::list(&fixture.db, "sub-a").unwrap().is_empty());
     let left = fixture.db.execute("SELECT count(*) FROM glossary_entries", &[]).unwrap();
     assert_eq!(left.rows[0].get::<i64>(0).unwrap(), 0, "entries go with their glossary");
@@ -71,7 +70,7 @@ fn patch_merges_and_put_replaces() {
     let merged = store::update(
         &fixture.db,
         "s",
-        &glossary.id,
+        &id(&glossary),
         Some("Renamed"),
         Some(&dictionary("en", "de", &[("car", "Wagen"), ("tree", "Baum")])),
     )
@@ -79,7 +78,7 @@ fn patch_merges_and_put_replaces() {
     assert_eq!(merged.name, "Renamed");
     assert_eq!(merged.dictionaries[0].entry_count, 3);
     let pair = LanguagePair::new("en", "de");
-    let entries = store::entries(&fixture.db, "s", &glossary.id, &pair).unwrap();
+    let entries = store::entries(&fixture.db, "s", &id(&glossary), &pair).unwrap();
     assert_eq!(
         entries,
         [
@@ -90,25 +89,25 @@ fn patch_merges_and_put_replaces() {
     );
 
     let added =
-        store::update(&fixture.db, "s", &glossary.id, None, Some(&dictionary("en", "fr", &[("car", "voiture")])))
+        store::update(&fixture.db, "s", &id(&glossary), None, Some(&dictionary("en", "fr", &[("car", "voiture")])))
             .unwrap();
     assert_eq!(added.dictionaries.len(), 2);
 
     let replaced =
-        store::replace_dictionary(&fixture.db, "s", &glossary.id, &dictionary("en", "de", &[("sun", "Sonne")]))
+        store::replace_dictionary(&fixture.db, "s", &id(&glossary), &dictionary("en", "de", &[("sun", "Sonne")]))
             .unwrap();
     assert_eq!(replaced.entry_count, 1);
     assert_eq!(
-        store::entries(&fixture.db, "s", &glossary.id, &pair).unwrap(),
+        store::entries(&fixture.db, "s", &id(&glossary), &pair).unwrap(),
         [("sun".to_string(), "Sonne".to_string())]
     );
 
-    store::delete_dictionary(&fixture.db, "s", &glossary.id, &pair).unwrap();
+    store::delete_dictionary(&fixture.db, "s", &id(&glossary), &pair).unwrap();
     assert!(matches!(
-        store::delete_dictionary(&fixture.db, "s", &glossary.id, &pair),
+        store::delete_dictionary(&fixture.db, "s", &id(&glossary), &pair),
         Err(GlossaryError::DictionaryNotFound)
     ));
-    assert_eq!(store::get(&fixture.db, "s", &glossary.id).unwrap().dictionaries.len(), 1);
+    assert_eq!(store::get(&fixture.db, "s", &id(&glossary)).unwrap().dictionaries.len(), 1);
 }
 
 #[test]
@@ -150,7 +149,7 @@ fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossa
         store::create(&services, "s", "second", &[dictionary("en", "de", &[("car", "Wagen"), ("sun", "Sonne")])])
             .unwrap();
     let pair = LanguagePair::new("en", "de");
-    let selection = Selection::resolve(&fixture.db, "s", &[first.id.clone(), second.id.clone()], &pair).unwrap();
+    let selection = Selection::resolve(&fixture.db, "s", &[id(&first), id(&second)], &pair).unwrap();
     let keys: BTreeSet<String> = ["red", "car", "sun", "moon"].iter().map(|key| key.to_string()).collect();
     let mut found = selection.entries_for(&fixture.db, &keys).unwrap();
     found.sort();
@@ -164,11 +163,10 @@ fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossa
     );
 
     assert!(matches!(
-        Selection::resolve(&fixture.db, "other", std::slice::from_ref(&first.id), &pair),
+        Selection::resolve(&fixture.db, "other", &[id(&first)], &pair),
         Err(LookupError::UnknownGlossary(_))
     ));
-    let missing = Selection::resolve(&fixture.db, "s", std::slice::from_ref(&first.id), &LanguagePair::new("en", "fr"))
-        .unwrap_err();
+    let missing = Selection::resolve(&fixture.db, "s", &[id(&first)], &LanguagePair::new("en", "fr")).unwrap_err();
     assert_eq!(missing.to_string(), format!("Glossary {} has no dictionary for the language pair EN → FR.", first.id));
 }
 
@@ -184,45 +182,27 @@ fn the_key_lookup_uses_the_index() {
 }
 
 #[test]
-fn request_readers_check_languages_pairs_names_and_entries() {
-    let all = Coverage::All;
-    let read = dictionary_from(r#"{"source_lang": "EN", "target_lang": "pt-BR", "entries": "a\tb"}"#, &all);
-    assert_eq!(read.unwrap().pair, LanguagePair::new("en", "pt"), "a variant stands for its base");
-    let beta = dictionary_from(r#"{"source_lang": "EN", "target_lang": "de-CH", "entries": "a\tb"}"#, &all);
-    assert_eq!(beta.unwrap_err().message, "Value for 'target_lang' not supported.");
-    let error = dictionary_from(r#"{"source_lang": "th", "target_lang": "en", "entries": "a\tb"}"#, &all).unwrap_err();
-    assert_eq!(error.message, "Value for 'source_lang' not supported.");
-    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "EN", "entries": "a\tb"}"#, &all).unwrap_err();
-    assert_eq!(error.message, "Glossaries are not supported for the language pair EN → EN.");
-    let small = Coverage::pairs([("en", "es")]);
-    assert!(dictionary_from(r#"{"source_lang": "en", "target_lang": "de", "entries": "a\tb"}"#, &small).is_err());
-    assert!(dictionary_from(r#"{"source_lang": "en", "target_lang": "es", "entries": "a\tb"}"#, &small).is_ok());
-    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "de", "entries": "a b"}"#, &all).unwrap_err();
-    assert_eq!((error.status, error.message.as_str()), (400, INVALID_ENTRIES));
-    assert_eq!(error.detail.as_deref(), Some("Entry with the index 0 (starting at position 0) misses tab separator"));
-    let error = dictionary_from(
-        r#"{"source_lang": "en", "target_lang": "de", "entries": "a,b", "entries_format": "xls"}"#,
-        &all,
-    )
-    .unwrap_err();
-    assert_eq!(error.message, "Value for 'entries_format' not supported.");
-    let error = dictionary_from(r#"{"source_lang": "en", "target_lang": "de"}"#, &all).unwrap_err();
-    assert_eq!(error.message, "Parameter 'entries' not specified");
+fn a_translation_reads_the_named_glossaries_through_its_term_source() {
+    use terms::TermSource;
 
-    assert_eq!(name(&params(r#"{"name": "x"}"#)).unwrap().as_deref(), Some("x"));
-    assert_eq!(name(&params(r#"{"name": " "}"#)).unwrap_err().message, "Parameter 'name' not specified");
-    assert!(name(&params(&format!(r#"{{"name": "{}"}}"#, "n".repeat(1025)))).is_err());
-    assert!(name(&params(r#"{"name": "a\u0007"}"#)).is_err());
+    let fixture = fixture();
+    let glossary =
+        store::create(&fixture.services(), "s", "G", &[dictionary("en", "de", &[("house", "Haus"), ("car", "Auto")])])
+            .unwrap();
+    let (english, british, german) =
+        (catalogue::find("EN").unwrap(), catalogue::find("EN-GB").unwrap(), catalogue::find("DE").unwrap());
+    let keys: BTreeSet<String> = ["house".to_owned()].into();
+    let terms = Terms::resolve(&fixture.db, "s", &[id(&glossary)], Some(english), german).unwrap();
+    assert_eq!(terms.terms_for(&keys).unwrap(), [("house".to_owned(), "Haus".to_owned())]);
 
-    let two = params(
-        r#"{"dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": "a\tb"},
-                              {"source_lang": "EN", "target_lang": "DE", "entries": "c\td"}]}"#,
-    );
-    assert!(dictionaries(&two, &all).unwrap_err().message.contains("two dictionaries"));
-    assert!(dictionaries(&params(r#"{"dictionaries": "nope"}"#), &all).is_err());
-    assert!(dictionaries(&params("{}"), &all).unwrap().is_none());
-}
-
-fn dictionary_from(json: &str, coverage: &Coverage) -> Result<NewDictionary, api::ApiError> {
-    super::dictionary(&params(json), coverage)
+    let none = Terms::resolve(&fixture.db, "s", &[], Some(english), german).unwrap();
+    assert!(none.terms_for(&keys).unwrap().is_empty(), "no glossary named, no entries");
+    assert!(matches!(
+        Terms::resolve(&fixture.db, "s", &[id(&glossary)], Some(german), british),
+        Err(LookupError::NoDictionary { .. })
+    ));
+    assert!(matches!(
+        Terms::resolve(&fixture.db, "other", &[id(&glossary)], Some(english), german),
+        Err(LookupError::UnknownGlossary(_))
+    ));
 }

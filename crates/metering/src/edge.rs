@@ -56,6 +56,7 @@ impl From<ReportError> for ApiError {
     fn from(error: ReportError) -> ApiError {
         match error {
             ReportError::Store(cause) => ApiError::internal(&cause),
+            pro @ ReportError::ProOnly => ApiError::new(403, pro.to_string()),
             page => ApiError::bad_request(page.to_string()),
         }
     }
@@ -103,6 +104,7 @@ mod tests {
         let status = |error: ApiError| error.status;
         assert_eq!(status(ReportError::PastTheEnd.into()), 400);
         assert_eq!(status(ReportError::UnknownPage.into()), 400);
+        assert_eq!(status(ReportError::ProOnly.into()), 403);
         assert_eq!(status(ReportError::Store(platform::DbError::Other("disk".into())).into()), 500);
         assert_eq!(status(ChargeError::QuotaExceeded.into()), 456);
         assert_eq!(status(ChargeError::Deactivated.into()), 403);

@@ -24,6 +24,9 @@ pub enum QueryError {
 /// Why a report (or a page of one) cannot be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    /// 403: only Pro subscriptions read their audit log.
+    #[error("Audit logs are a Pro feature.")]
+    ProOnly,
     /// 400: `page` is no `next_page` this report gave (another range, aggregation or
     /// subscription, or made up).
     #[error("Value for 'page' not supported: it is not a next_page of this report.")]

@@ -29,7 +29,7 @@ pub use charge::{Charge, Product, charge};
 pub use dates::{DateRange, MAX_RANGE_DAYS, day_of};
 pub use edge::page;
 pub use error::{ChargeError, QueryError, ReportError};
-pub use reports::audit::{AUDIT_PAGE_SIZE, AuditEntry, AuditPage, audit_log};
+pub use reports::audit::{AUDIT_PAGE_SIZE, AuditEntry, AuditPage, AuditReport, audit_log};
 pub use reports::custom_tags::{
     Aggregation, CUSTOM_TAG_PAGE_SIZE, CustomTagQuery, CustomTagReport, CustomTagUsageReport, TagBreakdown, TagUsage,
     custom_tag_report,

@@ -1,7 +1,8 @@
 //! The platform seam between Glossa's domain logic and the host it runs on.
 //!
 //! Domain crates reach storage, outbound HTTP, variables, the clock and randomness only through the
-//! small traits defined here. The components hand them the Spin implementations (crate
+//! small traits defined here, lent together as [`Services`]; [`Id`] is the one type of the ids the
+//! API names by UUID. The components hand them the Spin implementations (crate
 //! `platform-spin`); unit tests and native programs use the implementations in [`native`] (feature
 //! `native`), which run the same SQL on SQLite through rusqlite. Nothing here depends on `spin-sdk`.
 //!
@@ -11,6 +12,7 @@
 pub mod clock;
 pub mod db;
 pub mod http;
+pub mod id;
 pub mod kv;
 pub mod random;
 mod services;
@@ -22,6 +24,7 @@ pub mod native;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use db::{Database, DbError, QueryResult, Row, Value};
 pub use http::{HttpError, HttpRequest, HttpResponse, OutboundHttp};
+pub use id::Id;
 pub use kv::{KeyValue, KvError};
 pub use random::{OsRandom, Random};
 pub use services::Services;

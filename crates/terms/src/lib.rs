@@ -37,6 +37,12 @@
 //! key among the text's keys, so a glossary filtered by keys gives the same matches as the whole
 //! glossary.
 //!
+//! # Term sources
+//!
+//! A translation reads a stored glossary through a [`TermSource`], asking only for the entries
+//! of its texts' keys; the glossary store implements it, and the translation pipeline knows no
+//! store.
+//!
 //! # Checking translations
 //!
 //! [`GlossaryMatcher::expected_terms`] lists the target terms a translation of a text must hold,
@@ -56,11 +62,13 @@
 mod keys;
 mod matcher;
 mod placeholder;
+mod source;
 mod verify;
 mod words;
 
 pub use keys::{first_key, text_keys};
 pub use matcher::GlossaryMatcher;
 pub use placeholder::{Segment, placeholder_len, split_placeholders};
+pub use source::{NoGlossary, SourceError, Term, TermSource};
 pub use verify::contains_terms;
 pub use words::{capitalise, ends_word, is_unspaced, is_word_char, starts_word};

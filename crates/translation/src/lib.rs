@@ -1,13 +1,30 @@
 //! `POST /v2/translate` (and `/v1/translate`): from parameters to translations.
 //!
-//! [`TranslateRequest::parse`] validates every parameter against the language catalogue and
-//! names the one at fault; [`translate`] detects missing source languages, cuts each text into
-//! units (sentences, or the text runs of XML/HTML), has the engine translate them, and puts the
-//! texts back together. Authentication, quotas and billing are the component's: it charges
-//! [`Translations::billed_characters`] once the work succeeded.
+//! * `request.rs`: [`TranslateRequest::parse`] validates every parameter against the language
+//!   catalogue and names the one at fault.
+//! * `sources.rs`: the traits through which a translation reads what its request names by id:
+//!   glossary entries ([`TermSource`], implemented by the glossary store), style rule lists
+//!   ([`StyleSource`]) and translation memories ([`MemorySource`]).
+//! * `work.rs`: [`translate`] checks what the request names, detects missing source languages,
+//!   cuts each text into units (sentences, or the text runs of XML/HTML), has the engine
+//!   translate them, keeps every glossary term as defined, and puts the texts back together.
+//! * `edge.rs`: the only file that knows HTTP: the request from its parameters, and the answer
+//!   for each failure.
+//!
+//! Authentication, quotas and billing are not here: the component charges
+//! [`Translations::billed_characters`] through `metering` once the work succeeded.
 
+mod edge;
 mod request;
+mod sources;
 mod work;
 
-pub use request::{Formality, ModelType, TranslateRequest};
-pub use work::{NoGlossary, Term, TermSource, TranslateError, Translation, Translations, translate};
+#[cfg(test)]
+mod test_support;
+
+pub use request::{Formality, ModelType, RawTranslateRequest, RequestError, TranslateRequest};
+pub use sources::{
+    Memory, MemorySource, NoGlossary, NoMemories, NoStyleRules, SourceError, Sources, StyleRules, StyleSource, Term,
+    TermSource,
+};
+pub use work::{TranslateError, Translation, Translations, translate};

@@ -1,16 +1,24 @@
 //! The parameters of a translate request, validated.
+//!
+//! `edge.rs` reads a request's parameters as they were sent ([`RawTranslateRequest`]: each of
+//! the right JSON or form type, nothing checked yet); [`TranslateRequest::parse`] checks every
+//! one against the catalogue and the API's rules and names the one at fault.
 
-use api::params::{invalid, missing};
-use api::{ApiError, Params};
-use catalogue::Language;
+use catalogue::{Language, LanguageError};
 pub use engines::Formality;
-use markup::{SplitSentences, TagHandling, TagHandlingVersion, TagOptions};
+use markup::{
+    SplitSentences, TagHandling, TagHandlingVersion, TagOptions, UnknownSplitSentences, UnknownTagHandling,
+    UnknownTagHandlingVersion,
+};
+use platform::Id;
 
 /// How many custom instructions a request may carry, and how long each may be (characters).
 const MAX_CUSTOM_INSTRUCTIONS: usize = 10;
 const MAX_CUSTOM_INSTRUCTION_CHARS: usize = 300;
 /// How many glossaries `glossary_ids` may name.
 const MAX_GLOSSARY_IDS: usize = 5;
+/// The default `translation_memory_threshold`.
+const DEFAULT_TM_THRESHOLD: u8 = 75;
 
 /// The `model_type` parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +47,35 @@ impl ModelType {
     }
 }
 
+/// A translate request's parameters as sent: each present one of the right type, none checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(default, deny_unknown_fields))]
+pub struct RawTranslateRequest {
+    pub text: Option<Vec<String>>,
+    pub target_lang: Option<String>,
+    pub source_lang: Option<String>,
+    pub context: Option<String>,
+    pub show_billed_characters: Option<bool>,
+    pub split_sentences: Option<String>,
+    pub preserve_formatting: Option<bool>,
+    pub formality: Option<String>,
+    pub model_type: Option<String>,
+    pub tag_handling: Option<String>,
+    pub tag_handling_version: Option<String>,
+    pub outline_detection: Option<bool>,
+    /// Tag lists: every item, with comma-separated items split.
+    pub splitting_tags: Option<Vec<String>>,
+    pub non_splitting_tags: Option<Vec<String>>,
+    pub ignore_tags: Option<Vec<String>>,
+    pub custom_instructions: Option<Vec<String>>,
+    pub glossary_id: Option<String>,
+    /// Every id, with comma-separated items split.
+    pub glossary_ids: Option<Vec<String>>,
+    pub style_id: Option<String>,
+    pub translation_memory_id: Option<String>,
+    pub translation_memory_threshold: Option<i64>,
+}
+
 /// A validated translate request.
 #[derive(Debug, Clone)]
 pub struct TranslateRequest {
@@ -55,130 +92,130 @@ pub struct TranslateRequest {
     /// With `tag_handling`: how to read the texts' markup.
     pub tags: Option<TagOptions>,
     pub custom_instructions: Vec<String>,
-    /// Glossaries to apply (from `glossary_id` or `glossary_ids`), validated as UUIDs.
-    pub glossary_ids: Vec<String>,
-    pub style_id: Option<String>,
-    pub translation_memory_id: Option<String>,
+    /// Glossaries to apply (from `glossary_id` or `glossary_ids`).
+    pub glossary_ids: Vec<Id>,
+    pub style_id: Option<Id>,
+    pub translation_memory_id: Option<Id>,
     /// 0–100; values below 50 act as 50.
     pub translation_memory_threshold: u8,
 }
 
-/// The default `translation_memory_threshold`.
-const DEFAULT_TM_THRESHOLD: u8 = 75;
+/// Why a translate request's parameters are refused: each a 400 naming the parameter at fault,
+/// in the API's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    #[error("Parameter '{0}' not specified")]
+    Missing(&'static str),
+    #[error("Value for '{0}' not supported.")]
+    Invalid(&'static str),
+    #[error(transparent)]
+    Language(#[from] LanguageError),
+    #[error(transparent)]
+    SplitSentences(#[from] UnknownSplitSentences),
+    #[error(transparent)]
+    TagHandling(#[from] UnknownTagHandling),
+    #[error(transparent)]
+    TagHandlingVersion(#[from] UnknownTagHandlingVersion),
+    #[error("Target language '{0}' doesn't support formality.")]
+    NoFormality(&'static str),
+    #[error("Language '{0}' is available only with model_type 'quality_optimized'.")]
+    QualityOptimizedOnly(&'static str),
+    #[error("Value for '{parameter}' not supported: `{tag}` is not a tag name.")]
+    NotATagName { parameter: &'static str, tag: String },
+    #[error("Value for 'custom_instructions' not supported: at most {MAX_CUSTOM_INSTRUCTIONS} instructions.")]
+    TooManyInstructions,
+    #[error(
+        "Value for 'custom_instructions' not supported: instruction {0} is longer than {MAX_CUSTOM_INSTRUCTION_CHARS} characters."
+    )]
+    InstructionTooLong(usize),
+    #[error("Value for 'custom_instructions' not supported: an instruction is empty.")]
+    EmptyInstruction,
+    #[error("Target language '{0}' does not support custom instructions.")]
+    NoCustomInstructions(&'static str),
+    #[error("Use either glossary_id or glossary_ids, not both.")]
+    GlossaryIdAndIds,
+    #[error("Value for 'glossary_ids' not supported: at most {MAX_GLOSSARY_IDS} glossaries.")]
+    TooManyGlossaries,
+    #[error("Use of a glossary requires the source_lang parameter to be specified")]
+    GlossaryWithoutSource,
+    #[error("{side} language '{code}' doesn't support glossaries.")]
+    NoGlossaries { side: &'static str, code: &'static str },
+    #[error("Value for '{0}' not supported: it must be a UUID.")]
+    NotAUuid(&'static str),
+    #[error("Value for 'translation_memory_threshold' not supported: it must be an integer from 0 to 100.")]
+    Threshold,
+}
 
 impl TranslateRequest {
-    /// Validates the parameters of a translate request. Every error is a 400 naming the
-    /// parameter at fault; nothing is looked up yet (glossaries, style rules and translation
-    /// memories are checked by the caller, which has the store).
-    pub fn parse(params: &Params) -> Result<TranslateRequest, ApiError> {
-        let texts = params.strings("text")?.ok_or_else(|| missing("text"))?;
-        if texts.is_empty() {
-            return Err(missing("text"));
-        }
-        let target_code = params.string("target_lang")?.filter(|code| !code.trim().is_empty());
-        let target = catalogue::parse_target(target_code.as_deref().ok_or_else(|| missing("target_lang"))?.trim())
-            .map_err(|error| ApiError::bad_request(error.to_string()))?;
-        let source = match params.string("source_lang")?.filter(|code| !code.trim().is_empty()) {
-            Some(code) => {
-                Some(catalogue::parse_source(code.trim()).map_err(|error| ApiError::bad_request(error.to_string()))?)
-            }
+    /// Validates the parameters of a translate request. Nothing is looked up yet: the glossaries,
+    /// style rules and translation memories it names are resolved when it is translated.
+    pub fn parse(raw: RawTranslateRequest) -> Result<TranslateRequest, RequestError> {
+        let texts = raw.text.filter(|texts| !texts.is_empty()).ok_or(RequestError::Missing("text"))?;
+        let target_code = raw.target_lang.filter(|code| !code.trim().is_empty());
+        let target =
+            catalogue::parse_target(target_code.as_deref().ok_or(RequestError::Missing("target_lang"))?.trim())?;
+        let source = match raw.source_lang.filter(|code| !code.trim().is_empty()) {
+            Some(code) => Some(catalogue::parse_source(code.trim())?),
             None => None,
         };
-        let context = params.string("context")?;
-        let show_billed_characters = params.bool("show_billed_characters")?.unwrap_or(false);
-        let preserve_formatting = params.bool("preserve_formatting")?.unwrap_or(false);
-        // Accepted for old clients; every language is available without it.
-        params.bool("enable_beta_languages")?;
 
-        let formality = match params.string("formality")? {
-            Some(value) => Formality::parse(&value).ok_or_else(|| invalid("formality"))?,
+        let formality = match raw.formality {
+            Some(value) => Formality::parse(&value).ok_or(RequestError::Invalid("formality"))?,
             None => Formality::Default,
         };
         if matches!(formality, Formality::More | Formality::Less) && !target.supports_formality() {
-            return Err(ApiError::bad_request(format!(
-                "Target language '{}' doesn't support formality.",
-                target.code()
-            )));
+            return Err(RequestError::NoFormality(target.code()));
         }
 
-        let model_type = match params.string("model_type")? {
-            Some(value) => Some(ModelType::parse(&value).ok_or_else(|| invalid("model_type"))?),
+        let model_type = match raw.model_type {
+            Some(value) => Some(ModelType::parse(&value).ok_or(RequestError::Invalid("model_type"))?),
             None => None,
         };
         if model_type == Some(ModelType::LatencyOptimized) {
             for language in source.iter().chain(std::iter::once(&target)) {
                 if language.base().is_formerly_beta() {
-                    return Err(ApiError::bad_request(format!(
-                        "Language '{}' is available only with model_type 'quality_optimized'.",
-                        language.code()
-                    )));
+                    return Err(RequestError::QualityOptimizedOnly(language.code()));
                 }
             }
         }
 
-        let tags = parse_tags(params)?;
-        let split_sentences = match params.string("split_sentences")? {
-            Some(value) => value.parse::<SplitSentences>().map_err(|error| ApiError::bad_request(error.to_string()))?,
+        let tag_handling_version =
+            raw.tag_handling_version.map(|value| value.parse::<TagHandlingVersion>()).transpose()?;
+        let tags = match raw.tag_handling.filter(|value| !value.is_empty()) {
+            Some(handling) => Some(TagOptions {
+                handling: handling.parse::<TagHandling>()?,
+                version: tag_handling_version.unwrap_or_default(),
+                outline_detection: raw.outline_detection.unwrap_or(true),
+                splitting_tags: tag_names("splitting_tags", raw.splitting_tags)?,
+                non_splitting_tags: tag_names("non_splitting_tags", raw.non_splitting_tags)?,
+                ignore_tags: tag_names("ignore_tags", raw.ignore_tags)?,
+            }),
+            None => None,
+        };
+        let split_sentences = match raw.split_sentences {
+            Some(value) => value.parse::<SplitSentences>()?,
             None => SplitSentences::default_for(tags.as_ref().map(|options| options.handling)),
         };
 
-        let custom_instructions = params.strings("custom_instructions")?.unwrap_or_default();
-        if !custom_instructions.is_empty() {
-            if custom_instructions.len() > MAX_CUSTOM_INSTRUCTIONS {
-                return Err(ApiError::bad_request(format!(
-                    "Value for 'custom_instructions' not supported: at most {MAX_CUSTOM_INSTRUCTIONS} instructions."
-                )));
-            }
-            if let Some(position) =
-                custom_instructions.iter().position(|text| text.chars().count() > MAX_CUSTOM_INSTRUCTION_CHARS)
-            {
-                return Err(ApiError::bad_request(format!(
-                    "Value for 'custom_instructions' not supported: instruction {} is longer than {MAX_CUSTOM_INSTRUCTION_CHARS} characters.",
-                    position + 1
-                )));
-            }
-            if custom_instructions.iter().any(|text| text.trim().is_empty()) {
-                return Err(ApiError::bad_request(
-                    "Value for 'custom_instructions' not supported: an instruction is empty.",
-                ));
-            }
-            if !target.supports_custom_instructions() {
-                return Err(ApiError::bad_request(format!(
-                    "Target language '{}' does not support custom instructions.",
-                    target.code()
-                )));
-            }
-        }
+        let custom_instructions = raw.custom_instructions.unwrap_or_default();
+        check_custom_instructions(&custom_instructions, target)?;
 
-        let glossary_ids = parse_glossaries(params)?;
+        let glossary_ids = glossary_ids(raw.glossary_id, raw.glossary_ids)?;
         if !glossary_ids.is_empty() {
-            let Some(source) = source else {
-                return Err(ApiError::bad_request(
-                    "Use of a glossary requires the source_lang parameter to be specified",
-                ));
-            };
+            let source = source.ok_or(RequestError::GlossaryWithoutSource)?;
             // A dictionary for a base language serves its variants; beta languages have none.
             for (side, language) in [("Source", source), ("Target", target)] {
                 if language.is_beta() || !language.base().supports_glossary() {
-                    return Err(ApiError::bad_request(format!(
-                        "{side} language '{}' doesn't support glossaries.",
-                        language.code()
-                    )));
+                    return Err(RequestError::NoGlossaries { side, code: language.code() });
                 }
             }
         }
-        let style_id = params.string("style_id")?.map(|id| uuid_parameter("style_id", &id)).transpose()?;
-        let translation_memory_id = params
-            .string("translation_memory_id")?
-            .map(|id| uuid_parameter("translation_memory_id", &id))
-            .transpose()?;
-        let translation_memory_threshold = match params.integer("translation_memory_threshold")? {
+        let style_id = raw.style_id.map(|id| uuid("style_id", &id)).transpose()?;
+        let translation_memory_id =
+            raw.translation_memory_id.map(|id| uuid("translation_memory_id", &id)).transpose()?;
+        let translation_memory_threshold = match raw.translation_memory_threshold {
             Some(value) if (0..=100).contains(&value) => (value as u8).max(50),
-            Some(_) => {
-                return Err(ApiError::bad_request(
-                    "Value for 'translation_memory_threshold' not supported: it must be an integer from 0 to 100.",
-                ));
-            }
+            Some(_) => return Err(RequestError::Threshold),
             None => DEFAULT_TM_THRESHOLD,
         };
 
@@ -186,10 +223,10 @@ impl TranslateRequest {
             texts,
             source,
             target,
-            context,
-            show_billed_characters,
+            context: raw.context,
+            show_billed_characters: raw.show_billed_characters.unwrap_or(false),
             split_sentences,
-            preserve_formatting,
+            preserve_formatting: raw.preserve_formatting.unwrap_or(false),
             formality,
             model_type,
             tags,
@@ -202,32 +239,32 @@ impl TranslateRequest {
     }
 }
 
-fn parse_tags(params: &Params) -> Result<Option<TagOptions>, ApiError> {
-    let version = match params.string("tag_handling_version")? {
-        Some(value) => {
-            Some(value.parse::<TagHandlingVersion>().map_err(|error| ApiError::bad_request(error.to_string()))?)
-        }
-        None => None,
-    };
-    let Some(handling) = params.string("tag_handling")?.filter(|value| !value.is_empty()) else {
-        return Ok(None);
-    };
-    let handling = handling.parse::<TagHandling>().map_err(|error| ApiError::bad_request(error.to_string()))?;
-    let tag_list = |name: &str| -> Result<Vec<String>, ApiError> {
-        let tags = params.list(name)?.unwrap_or_default();
-        if let Some(bad) = tags.iter().find(|tag| !is_tag_name(tag)) {
-            return Err(ApiError::bad_request(format!("Value for '{name}' not supported: `{bad}` is not a tag name.")));
-        }
-        Ok(tags)
-    };
-    Ok(Some(TagOptions {
-        handling,
-        version: version.unwrap_or_default(),
-        outline_detection: params.bool("outline_detection")?.unwrap_or(true),
-        splitting_tags: tag_list("splitting_tags")?,
-        non_splitting_tags: tag_list("non_splitting_tags")?,
-        ignore_tags: tag_list("ignore_tags")?,
-    }))
+fn check_custom_instructions(instructions: &[String], target: &Language) -> Result<(), RequestError> {
+    if instructions.is_empty() {
+        return Ok(());
+    }
+    if instructions.len() > MAX_CUSTOM_INSTRUCTIONS {
+        return Err(RequestError::TooManyInstructions);
+    }
+    if let Some(position) = instructions.iter().position(|text| text.chars().count() > MAX_CUSTOM_INSTRUCTION_CHARS) {
+        return Err(RequestError::InstructionTooLong(position + 1));
+    }
+    if instructions.iter().any(|text| text.trim().is_empty()) {
+        return Err(RequestError::EmptyInstruction);
+    }
+    if !target.supports_custom_instructions() {
+        return Err(RequestError::NoCustomInstructions(target.code()));
+    }
+    Ok(())
+}
+
+/// A tag list, every item checked to be a tag name.
+fn tag_names(parameter: &'static str, tags: Option<Vec<String>>) -> Result<Vec<String>, RequestError> {
+    let tags = tags.unwrap_or_default();
+    match tags.iter().find(|tag| !is_tag_name(tag)) {
+        Some(bad) => Err(RequestError::NotATagName { parameter, tag: bad.clone() }),
+        None => Ok(tags),
+    }
 }
 
 /// An XML name, as far as tag lists need to check: letters, digits, `_`, `-`, `.`, `:`, not
@@ -237,182 +274,19 @@ fn is_tag_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
 }
 
-fn parse_glossaries(params: &Params) -> Result<Vec<String>, ApiError> {
-    let single = params.string("glossary_id")?.filter(|id| !id.is_empty());
-    let several = params.list("glossary_ids")?.unwrap_or_default();
+/// The glossaries of `glossary_id` or `glossary_ids` (not both), at most five.
+fn glossary_ids(single: Option<String>, several: Option<Vec<String>>) -> Result<Vec<Id>, RequestError> {
+    let single = single.filter(|id| !id.is_empty());
+    let several = several.unwrap_or_default();
     match (single, several.is_empty()) {
-        (Some(_), false) => Err(ApiError::bad_request("Use either glossary_id or glossary_ids, not both.")),
-        (Some(id), true) => Ok(vec![uuid_parameter("glossary_id", &id)?]),
-        (None, _) => {
-            if several.len() > MAX_GLOSSARY_IDS {
-                return Err(ApiError::bad_request(format!(
-                    "Value for 'glossary_ids' not supported: at most {MAX_GLOSSARY_IDS} glossaries."
-                )));
-            }
-            several.iter().map(|id| uuid_parameter("glossary_ids", id)).collect()
-        }
+        (Some(_), false) => Err(RequestError::GlossaryIdAndIds),
+        (Some(id), true) => Ok(vec![uuid("glossary_id", &id)?]),
+        (None, _) if several.len() > MAX_GLOSSARY_IDS => Err(RequestError::TooManyGlossaries),
+        (None, _) => several.iter().map(|id| uuid("glossary_ids", id)).collect(),
     }
 }
 
-/// Checks that `value` is a UUID, and answers it in its canonical lower-case form.
-fn uuid_parameter(name: &str, value: &str) -> Result<String, ApiError> {
-    uuid::Uuid::parse_str(value.trim())
-        .map(|id| id.hyphenated().to_string())
-        .map_err(|_| ApiError::bad_request(format!("Value for '{name}' not supported: it must be a UUID.")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(json: &str) -> Result<TranslateRequest, ApiError> {
-        TranslateRequest::parse(&Params::from_json(json.as_bytes()).unwrap())
-    }
-
-    fn message(json: &str) -> String {
-        parse(json).unwrap_err().message
-    }
-
-    #[test]
-    fn the_minimal_request_gets_the_defaults() {
-        let request = parse(r#"{"text": ["Hello"], "target_lang": "de"}"#).unwrap();
-        assert_eq!(request.target.code(), "DE");
-        assert!(request.source.is_none());
-        assert_eq!(request.split_sentences, SplitSentences::On);
-        assert_eq!(request.formality, Formality::Default);
-        assert!(!request.show_billed_characters && !request.preserve_formatting);
-        assert_eq!(request.translation_memory_threshold, 75);
-        assert!(request.tags.is_none());
-    }
-
-    #[test]
-    fn required_parameters_are_named() {
-        assert_eq!(message(r#"{"target_lang": "DE"}"#), "Parameter 'text' not specified");
-        assert_eq!(message(r#"{"text": [], "target_lang": "DE"}"#), "Parameter 'text' not specified");
-        assert_eq!(message(r#"{"text": ["a"]}"#), "Parameter 'target_lang' not specified");
-        assert_eq!(message(r#"{"text": ["a"], "target_lang": "XX"}"#), "Value for 'target_lang' not supported.");
-        assert_eq!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "source_lang": "EN-GB"}"#),
-            "Value for 'source_lang' not supported."
-        );
-    }
-
-    #[test]
-    fn variants_are_accepted_as_targets_in_any_case() {
-        for code in ["en-gb", "EN-US", "pt-BR", "ZH-HANT", "es-419", "de-ch"] {
-            assert!(parse(&format!(r#"{{"text": ["a"], "target_lang": "{code}"}}"#)).is_ok(), "{code}");
-        }
-    }
-
-    #[test]
-    fn formality_more_or_less_needs_a_target_with_formality() {
-        assert!(parse(r#"{"text": ["a"], "target_lang": "DE", "formality": "more"}"#).is_ok());
-        assert_eq!(
-            message(r#"{"text": ["a"], "target_lang": "EN-GB", "formality": "less"}"#),
-            "Target language 'EN-GB' doesn't support formality."
-        );
-        assert_eq!(
-            message(r#"{"text": ["a"], "target_lang": "DE-CH", "formality": "more"}"#),
-            "Target language 'DE-CH' doesn't support formality."
-        );
-        let prefer = parse(r#"{"text": ["a"], "target_lang": "EN-GB", "formality": "prefer_less"}"#).unwrap();
-        assert_eq!(prefer.formality, Formality::PreferLess);
-        assert_eq!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "formality": "polite"}"#),
-            "Value for 'formality' not supported."
-        );
-    }
-
-    #[test]
-    fn latency_optimized_is_refused_for_formerly_beta_languages() {
-        assert!(parse(r#"{"text": ["a"], "target_lang": "DE", "model_type": "latency_optimized"}"#).is_ok());
-        let refused = message(r#"{"text": ["a"], "target_lang": "AF", "model_type": "latency_optimized"}"#);
-        assert!(refused.contains("'AF'") && refused.contains("quality_optimized"), "{refused}");
-        assert!(parse(r#"{"text": ["a"], "target_lang": "AF", "model_type": "quality_optimized"}"#).is_ok());
-        assert_eq!(ModelType::PreferQualityOptimized.used(), "quality_optimized");
-    }
-
-    #[test]
-    fn tag_handling_options_are_read_from_json_and_forms() {
-        let request = parse(
-            r#"{"text": ["<p>a</p>"], "target_lang": "DE", "tag_handling": "xml", "outline_detection": false,
-                "splitting_tags": ["p", "div"], "ignore_tags": "code,pre", "tag_handling_version": "v2"}"#,
-        )
-        .unwrap();
-        let tags = request.tags.unwrap();
-        assert_eq!(tags.version, TagHandlingVersion::V2);
-        assert!(!tags.outline_detection);
-        assert_eq!(tags.splitting_tags, ["p", "div"]);
-        assert_eq!(tags.ignore_tags, ["code", "pre"]);
-        let html = parse(r#"{"text": ["a"], "target_lang": "DE", "tag_handling": "html"}"#).unwrap();
-        assert_eq!(html.split_sentences, SplitSentences::NoNewlines);
-        assert_eq!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "tag_handling": "md"}"#),
-            "Value for 'tag_handling' not supported."
-        );
-        assert!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["a b"]}"#)
-                .contains("'ignore_tags'")
-        );
-    }
-
-    #[test]
-    fn custom_instructions_are_limited_and_need_a_supporting_target() {
-        assert!(parse(r#"{"text": ["a"], "target_lang": "DE", "custom_instructions": ["Be brief."]}"#).is_ok());
-        let eleven = format!(r#"{{"text": ["a"], "target_lang": "DE", "custom_instructions": {:?}}}"#, vec!["x"; 11]);
-        assert!(message(&eleven).contains("at most 10"));
-        let long = format!(r#"{{"text": ["a"], "target_lang": "DE", "custom_instructions": ["{}"]}}"#, "y".repeat(301));
-        assert!(message(&long).contains("longer than 300"));
-        assert!(message(r#"{"text": ["a"], "target_lang": "NL", "custom_instructions": ["x"]}"#).contains("'NL'"));
-    }
-
-    #[test]
-    fn glossaries_need_a_source_language_and_uuids() {
-        let id = "def3a26b-3e84-45b3-84ae-0c0aaf3525f7";
-        assert_eq!(
-            message(&format!(r#"{{"text": ["a"], "target_lang": "DE", "glossary_id": "{id}"}}"#)),
-            "Use of a glossary requires the source_lang parameter to be specified"
-        );
-        let request =
-            parse(&format!(r#"{{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_id": "{id}"}}"#))
-                .unwrap();
-        assert_eq!(request.glossary_ids, [id]);
-        assert!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_id": "nope"}"#)
-                .contains("UUID")
-        );
-        assert!(message(&format!(
-            r#"{{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_id": "{id}", "glossary_ids": ["{id}"]}}"#
-        ))
-        .contains("not both"));
-        let beta = format!(r#"{{"text": ["a"], "target_lang": "DE-CH", "source_lang": "EN", "glossary_id": "{id}"}}"#);
-        assert_eq!(message(&beta), "Target language 'DE-CH' doesn't support glossaries.");
-        let thai = format!(r#"{{"text": ["a"], "target_lang": "EN-GB", "source_lang": "TH", "glossary_id": "{id}"}}"#);
-        assert_eq!(message(&thai), "Source language 'TH' doesn't support glossaries.");
-        for target in ["EN-GB", "EN-US", "PT-BR", "ZH-HANT", "ES-419"] {
-            let variant =
-                format!(r#"{{"text": ["a"], "target_lang": "{target}", "source_lang": "DE", "glossary_id": "{id}"}}"#);
-            assert!(parse(&variant).is_ok(), "{target}");
-        }
-        let six = format!(
-            r#"{{"text": ["a"], "target_lang": "DE", "source_lang": "EN", "glossary_ids": {:?}}}"#,
-            vec![id; 6]
-        );
-        assert!(message(&six).contains("at most 5"));
-    }
-
-    #[test]
-    fn the_translation_memory_threshold_is_checked_and_raised_to_fifty() {
-        let low = parse(r#"{"text": ["a"], "target_lang": "DE", "translation_memory_threshold": 10}"#).unwrap();
-        assert_eq!(low.translation_memory_threshold, 50);
-        assert!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "translation_memory_threshold": 101}"#)
-                .contains("0 to 100")
-        );
-        assert!(
-            message(r#"{"text": ["a"], "target_lang": "DE", "translation_memory_threshold": "x"}"#)
-                .contains("translation_memory_threshold")
-        );
-        assert!(message(r#"{"text": ["a"], "target_lang": "DE", "style_id": "nope"}"#).contains("'style_id'"));
-    }
+/// The id `value` names, or a 400 naming `parameter`.
+fn uuid(parameter: &'static str, value: &str) -> Result<Id, RequestError> {
+    Id::parse(value).ok_or(RequestError::NotAUuid(parameter))
 }

@@ -2,13 +2,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use api::ApiError;
 use catalogue::Language;
 use engines::{Engine, EngineError, EngineRequest};
 use markup::{Markup, MarkupError, RenderError, TextPiece, UnitResult};
 use terms::{GlossaryMatcher, Segment};
 
+use platform::Id;
+
 use crate::request::{Formality, TranslateRequest};
+use crate::sources::{SourceError, Sources, Term, TermSource, check_named};
 
 /// One translated text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,20 +45,17 @@ pub enum TranslateError {
     Markup(#[from] MarkupError),
     #[error("the translated units did not fit the markup: {0}")]
     Render(#[from] RenderError),
-    #[error("reading the glossary entries failed: {0}")]
-    Glossary(Box<dyn std::error::Error + Send + Sync>),
-}
-
-impl TranslateError {
-    /// The answer for the client: 400 for its mistakes, 503 when the engine is unavailable
-    /// (nothing is billed then), a logged 500 otherwise.
-    pub fn into_api_error(self) -> ApiError {
-        match self {
-            TranslateError::Markup(_) => ApiError::bad_request(self.to_string()),
-            TranslateError::Engine(error) => error.into(),
-            other => ApiError::internal(&other),
-        }
-    }
+    /// A store behind the request's glossaries, style rules or translation memory failed.
+    #[error("reading what the request names failed: {0}")]
+    Source(SourceError),
+    #[error("Style rule list {0} not found.")]
+    StyleNotFound(Id),
+    #[error("Style rule list is for '{list}'; it cannot apply to the target language '{target}'.")]
+    StyleLanguage { list: &'static str, target: &'static str },
+    #[error("Translation memory {0} not found.")]
+    MemoryNotFound(Id),
+    #[error("Translation Memory {id} does not support the target language {target}")]
+    MemoryTarget { id: Id, target: &'static str },
 }
 
 /// The language of a text that has no letters, where detection cannot tell: English.
@@ -64,29 +63,9 @@ fn fallback_source() -> &'static Language {
     catalogue::find("en").expect("the catalogue has English")
 }
 
-/// A glossary entry: a source term and the target term it must become.
-pub type Term = (String, String);
-
-/// Where a translation finds the glossary entries of its request's glossaries.
-///
-/// A glossary may hold 100,000 entries; a translation asks only for those whose source term
-/// starts with one of `keys` (the `terms::first_key` of every place a term could start in its
-/// texts), which are all that can match.
-pub trait TermSource {
-    fn terms_for(&self, keys: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>>;
-}
-
-/// No glossary: the request named none.
-pub struct NoGlossary;
-
-impl TermSource for NoGlossary {
-    fn terms_for(&self, _: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(Vec::new())
-    }
-}
-
-/// Translates every text of `request` with `engine`, with the glossary entries `glossary` has for
-/// them (see [`TermSource`]).
+/// Translates every text of `request` with `engine`, after checking what it names by id in
+/// `sources` ([`check_named`]), with the glossary entries `sources.terms` has for its texts (see
+/// [`TermSource`]).
 ///
 /// Every occurrence of a glossary source term comes out as its target term, whatever the
 /// engine: the engine gets the matching entries (and applies them its own way), and each unit
@@ -95,10 +74,11 @@ impl TermSource for NoGlossary {
 pub fn translate(
     request: &TranslateRequest,
     engine: &dyn Engine,
-    glossary: &dyn TermSource,
+    sources: &Sources<'_>,
 ) -> Result<Translations, TranslateError> {
+    check_named(request, sources)?;
     let target = request.target;
-    let sources: Vec<&'static Language> = request
+    let languages: Vec<&'static Language> = request
         .texts
         .iter()
         .map(|text| match request.source {
@@ -107,12 +87,12 @@ pub fn translate(
         })
         .collect();
 
-    let coverage = if sources.iter().any(|source| source.base_code() != target.base_code()) {
+    let coverage = if languages.iter().any(|source| source.base_code() != target.base_code()) {
         Some(engine.coverage()?)
     } else {
         None
     };
-    for &source in &sources {
+    for &source in &languages {
         if source.base_code() != target.base_code()
             && !coverage.as_ref().is_some_and(|coverage| coverage.supports_pair(source, target))
         {
@@ -122,7 +102,7 @@ pub fn translate(
 
     // One engine call per source language, for all of its texts' units.
     let mut by_source: BTreeMap<&'static str, (&'static Language, Vec<usize>)> = BTreeMap::new();
-    for (index, source) in sources.iter().enumerate() {
+    for (index, source) in languages.iter().enumerate() {
         by_source.entry(source.base_code()).or_insert((source.base(), Vec::new())).1.push(index);
     }
     let mut texts: Vec<Option<String>> = vec![None; request.texts.len()];
@@ -131,7 +111,7 @@ pub fn translate(
         let translated = if source.base_code() == target.base_code() {
             group.iter().map(|text| (*text).to_owned()).collect()
         } else {
-            translate_group(request, engine, glossary, source, &group)?
+            translate_group(request, engine, sources.terms, source, &group)?
         };
         for (index, text) in indexes.into_iter().zip(translated) {
             texts[index] = Some(text);
@@ -140,7 +120,7 @@ pub fn translate(
 
     let items = texts
         .into_iter()
-        .zip(&sources)
+        .zip(&languages)
         .zip(&request.texts)
         .map(|((text, source), original)| Translation {
             detected_source_language: source.base().code(),
@@ -190,7 +170,7 @@ fn translate_group(
         Vec::new()
     } else {
         let keys: BTreeSet<String> = units.iter().flat_map(|unit| terms::text_keys(unit)).collect();
-        glossary.terms_for(&keys).map_err(TranslateError::Glossary)?
+        glossary.terms_for(&keys).map_err(TranslateError::Source)?
     };
     let matcher = GlossaryMatcher::new(&glossary);
     let translated = translate_units(request, engine, source, &units, &glossary, &matcher)?;
@@ -386,17 +366,14 @@ fn call_engine(
 
 #[cfg(test)]
 mod tests {
-    use api::Params;
     use engines::{Capabilities, Coverage, DeterministicEngine};
 
     use super::*;
-
-    fn request(json: &str) -> TranslateRequest {
-        TranslateRequest::parse(&Params::from_json(json.as_bytes()).unwrap()).unwrap()
-    }
+    use crate::sources::NoGlossary;
+    use crate::test_support::request;
 
     fn translate(request: &TranslateRequest, engine: &dyn Engine) -> Result<Translations, TranslateError> {
-        super::translate(request, engine, &NoGlossary)
+        super::translate(request, engine, &Sources::with_terms(&NoGlossary))
     }
 
     /// A glossary in memory that answers, like the store, only the entries whose first key was
@@ -416,7 +393,7 @@ mod tests {
     }
 
     impl TermSource for Glossary {
-        fn terms_for(&self, keys: &BTreeSet<String>) -> Result<Vec<Term>, Box<dyn std::error::Error + Send + Sync>> {
+        fn terms_for(&self, keys: &BTreeSet<String>) -> Result<Vec<Term>, SourceError> {
             self.asked.borrow_mut().extend(keys.iter().cloned());
             Ok(self.entries.iter().filter(|(source, _)| keys.contains(&terms::first_key(source))).cloned().collect())
         }
@@ -432,7 +409,7 @@ mod tests {
         glossary: &Glossary,
     ) -> Vec<String> {
         let json = format!(r#"{{"text": {json_texts}, "target_lang": "{target}", {WITH_GLOSSARY}{extra}}}"#);
-        let result = super::translate(&request(&json), engine, glossary).unwrap();
+        let result = super::translate(&request(&json), engine, &Sources::with_terms(glossary)).unwrap();
         result.items.into_iter().map(|item| item.text).collect()
     }
 
@@ -552,7 +529,7 @@ mod tests {
             &engine,
         )
         .unwrap_err();
-        assert_eq!(error.into_api_error().status, 400);
+        assert!(matches!(error, TranslateError::Markup(_)), "{error:?}");
     }
 
     struct PairsOnly;
@@ -575,9 +552,8 @@ mod tests {
     fn a_pair_the_engine_lacks_is_a_400_naming_it() {
         let error = translate(&request(r#"{"text": ["Hello"], "target_lang": "DE", "source_lang": "EN"}"#), &PairsOnly)
             .unwrap_err();
-        let error = error.into_api_error();
-        assert_eq!(error.status, 400);
-        assert_eq!(error.message, "The translation engine does not translate from EN to DE.");
+        assert!(matches!(error, TranslateError::Engine(EngineError::UnsupportedPair { .. })), "{error:?}");
+        assert_eq!(error.to_string(), "The translation engine does not translate from EN to DE.");
         let ok =
             translate(&request(r#"{"text": ["Hello. Bye."], "target_lang": "ES", "source_lang": "EN"}"#), &PairsOnly)
                 .unwrap();
@@ -601,11 +577,9 @@ mod tests {
     }
 
     #[test]
-    fn an_unavailable_engine_is_a_503() {
+    fn an_unavailable_engine_fails_the_translation_with_its_cause() {
         let error =
             translate(&request(r#"{"text": ["Hello"], "target_lang": "DE", "source_lang": "EN"}"#), &Down).unwrap_err();
-        let error = error.into_api_error();
-        assert_eq!(error.status, 503);
-        assert!(!error.message.contains("refused"));
+        assert!(matches!(error, TranslateError::Engine(EngineError::Unavailable { engine: "down", .. })), "{error:?}");
     }
 }

@@ -4,6 +4,7 @@
 //! Entries are written by `accounts` in the same transaction as the change they record; this
 //! reads them, paged by a keyset cursor on the entry's id.
 
+use accounts::{Plan, Subscription};
 use platform::{Database, DbError, Value};
 use serde::Serialize;
 use time::{Date, Duration};
@@ -31,24 +32,38 @@ pub struct AuditEntry {
     pub new_value: Option<serde_json::Value>,
 }
 
+/// `GET /v2/admin/audit-log`'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditReport {
+    pub audit_log: AuditPage,
+}
+
 /// One page of the log, newest entry first.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AuditPage {
-    pub entries: Vec<AuditEntry>,
-    /// The cursor of the next page, when there is one.
+    /// The range as asked, `YYYY-MM-DDTHH:MM:SS`.
+    pub start_date: String,
+    pub end_date: String,
+    /// The cursor of the next page, when there is one (`null` otherwise).
     pub next_page: Option<i64>,
+    pub entries: Vec<AuditEntry>,
 }
 
 /// The subscription's entries on the days of `range` (UTC days, both included), newest first,
-/// [`AUDIT_PAGE_SIZE`] at a time. `page` 0 is the first page; any other is a cursor a previous
-/// page answered in `next_page` (the id of that page's last entry), so pages stay stable while
-/// new entries are written.
+/// [`AUDIT_PAGE_SIZE`] at a time; Free subscriptions have none to read
+/// ([`ReportError::ProOnly`]). `page` 0 is the first page; any other is a cursor a previous page
+/// answered in `next_page` (the id of that page's last entry), so pages stay stable while new
+/// entries are written.
 pub fn audit_log(
     db: &dyn Database,
-    subscription_id: &str,
+    subscription: &Subscription,
     range: &DateRange,
     page: i64,
-) -> Result<AuditPage, ReportError> {
+) -> Result<AuditReport, ReportError> {
+    if subscription.plan != Plan::Pro {
+        return Err(ReportError::ProOnly);
+    }
+    let subscription_id = subscription.id.as_str();
     let from = Value::from(range.first_day().to_string());
     let until = Value::from(range.last_day().checked_add(Duration::DAY).unwrap_or(Date::MAX).to_string());
     if page != 0 {
@@ -83,7 +98,9 @@ pub fn audit_log(
         _ => None,
     };
     let entries = rows.iter().map(entry_from_row).collect::<Result<_, DbError>>()?;
-    Ok(AuditPage { entries, next_page })
+    Ok(AuditReport {
+        audit_log: AuditPage { start_date: range.start_text(), end_date: range.end_text(), next_page, entries },
+    })
 }
 
 fn entry_from_row(row: &platform::Row) -> Result<AuditEntry, DbError> {
@@ -116,6 +133,19 @@ mod tests {
     use super::*;
     use crate::test_support::{Fixture, range};
 
+    /// A subscription of `plan` by its id (the log is read by id; nothing else of it is stored).
+    fn subscription(id: &str, plan: Plan) -> Subscription {
+        let moment = time::macros::datetime!(2026-01-01 00:00:00 UTC);
+        Subscription {
+            id: id.into(),
+            plan,
+            created_at: moment,
+            billing_anchor: moment,
+            character_limit: None,
+            speech_limit_ms: None,
+        }
+    }
+
     /// Writes an entry as `accounts` does: a relabelled developer key.
     fn record(db: &SqliteDb, subscription_id: &str, at: &str, admin_key_id: Option<&str>, target_id: &str, new: &str) {
         db.execute(
@@ -137,8 +167,12 @@ mod tests {
             record(&fixture.db, "mine", at, Some("admin-1"), &format!("key-{n}"), new);
         }
         record(&fixture.db, "theirs", "2026-05-04T12:00:00Z", Some("admin-1"), "their-key", new);
+        let mine = subscription("mine", Plan::Pro);
+        let free = subscription("mine", Plan::Free);
+        let days = range("2026-05-03", "2026-05-04");
+        assert!(matches!(audit_log(&fixture.db, &free, &days, 0), Err(ReportError::ProOnly)), "Pro only");
 
-        let page = audit_log(&fixture.db, "mine", &range("2026-05-03", "2026-05-04"), 0).unwrap();
+        let page = audit_log(&fixture.db, &mine, &range("2026-05-03", "2026-05-04"), 0).unwrap().audit_log;
         let targets: Vec<_> = page.entries.iter().map(|entry| entry.target_id.as_str()).collect();
         assert_eq!(targets, ["key-2", "key-1"], "the last day is included, the day after is not");
         assert_eq!(page.next_page, None);
@@ -160,10 +194,11 @@ mod tests {
             record(&fixture.db, "mine", "2026-05-03T10:00:00Z", None, "key", &json!({"n": n}).to_string());
         }
         let may = range("2026-05-01", "2026-05-31");
+        let mine = subscription("mine", Plan::Pro);
         let mut seen = Vec::new();
         let mut page = 0;
         loop {
-            let answer = audit_log(&fixture.db, "mine", &may, page).unwrap();
+            let answer = audit_log(&fixture.db, &mine, &may, page).unwrap().audit_log;
             assert!(answer.entries.iter().all(|entry| entry.actor == "operator" && entry.admin_key_id.is_none()));
             seen.extend(answer.entries.iter().map(|entry| entry.new_value.clone().unwrap()["n"].as_u64().unwrap()));
             match answer.next_page {
@@ -174,8 +209,11 @@ mod tests {
         let expected: Vec<u64> = (0..total as u64).rev().collect();
         assert_eq!(seen, expected);
 
-        assert!(matches!(audit_log(&fixture.db, "mine", &may, 1), Err(ReportError::PastTheEnd)));
-        assert!(matches!(audit_log(&fixture.db, "mine", &may, 1_000_000), Err(ReportError::UnknownPage)));
-        assert!(matches!(audit_log(&fixture.db, "theirs", &may, 5), Err(ReportError::UnknownPage)));
+        assert!(matches!(audit_log(&fixture.db, &mine, &may, 1), Err(ReportError::PastTheEnd)));
+        assert!(matches!(audit_log(&fixture.db, &mine, &may, 1_000_000), Err(ReportError::UnknownPage)));
+        assert!(matches!(
+            audit_log(&fixture.db, &subscription("theirs", Plan::Pro), &may, 5),
+            Err(ReportError::UnknownPage)
+        ));
     }
 }
