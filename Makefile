@@ -17,14 +17,13 @@ COMPONENTS := $(notdir $(wildcard components/*)) probe
 up: setup build-release
 	LISTEN=$(LISTEN) STATE_DIR=$(STATE_DIR) RUNNER=$(RUNNER) exec scripts/up.sh
 
-## test: unit tests and end-to-end tests (which start the application for real).
-test: setup
+## test: the lints (`check`), unit tests and end-to-end tests (which start the application for real).
+test: setup check
 	scripts/setup.sh --tests
-	$(CARGO) fmt --all --check
 	$(CARGO) build --locked -p runner
 	$(CARGO) test --locked --workspace $(COMPONENTS:%=--exclude %)
 
-## check: lints for the native crates and the components.
+## check: rustfmt, and clippy with -D warnings for the native crates and the components.
 check: setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --workspace $(COMPONENTS:%=--exclude %) --all-targets -- -D warnings

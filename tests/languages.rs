@@ -35,6 +35,21 @@ fn the_v2_listings_cover_the_whole_catalogue_with_the_deterministic_engine() {
 }
 
 #[test]
+fn the_listings_see_the_time_a_test_names_like_every_other_component() {
+    // With the brownout schedule `00-09`, the legacy `auth_key` parameter is refused to Pro
+    // subscriptions in the first ten minutes of every hour: at 10:05 the listing refuses it, at
+    // 10:20 it answers.
+    let app = TestApp::start(Options::app().env("SPIN_VARIABLE_LEGACY_AUTH_BROWNOUT", "00-09"));
+    let key = app.developer_key();
+    let path = format!("/v2/languages?auth_key={key}");
+    let at = |time: &str| app.request("GET", &path, &[("x-service-test-time", time)], None);
+    let refused = at("2026-05-04T10:05:00Z");
+    assert_eq!(refused.status, 403, "{}", refused.text());
+    assert!(refused.json()["message"].as_str().unwrap().contains("brownout"));
+    assert_eq!(at("2026-05-04T10:20:00Z").status, 200);
+}
+
+#[test]
 fn the_v2_listings_are_deprecated_with_a_link_to_their_successor() {
     let (app, key) = app();
     for (path, successor) in [

@@ -261,11 +261,11 @@ fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -
 mod tests {
     use super::*;
     use crate::keys::create_key;
-    use crate::test_support::Fixture;
+    use crate::test_support::{Fixture, at};
 
     fn new_fixture() -> Fixture {
         // 2027-01-15 08:20:00 UTC: minute 20, outside the default brownout window.
-        Fixture::at(1_800_001_200)
+        at(1_800_001_200)
     }
 
     fn header(secret: &str) -> String {

@@ -351,11 +351,11 @@ mod tests {
 
     use super::*;
     use crate::subscriptions::create_subscription;
-    use crate::test_support::{Fixture, audit_log};
+    use crate::test_support::{at, audit_log};
 
     #[test]
     fn secrets_say_what_they_are_and_are_stored_only_as_digests() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let services = fixture.services();
         let db = &fixture.db;
         let free = create_subscription(&services, Plan::Free).unwrap();
@@ -383,7 +383,7 @@ mod tests {
 
     #[test]
     fn keys_are_deactivated_relabelled_and_limited_within_their_subscription() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let theirs = create_subscription(&services, Plan::Pro).unwrap();
@@ -418,7 +418,7 @@ mod tests {
 
     #[test]
     fn every_change_and_only_a_change_is_audited_with_its_actor_and_values() {
-        let fixture = Fixture::at(1_800_000_000); // 2027-01-15
+        let fixture = at(1_800_000_000); // 2027-01-15
         let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let key = create_key(&services, &mine, KeyKind::Developer, Some("ci"), Actor::Operator).unwrap().key;
@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn the_last_active_admin_key_stays_active() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let first = create_key(&services, &mine, KeyKind::Admin, None, Actor::Operator).unwrap().key;
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn a_subscription_has_at_most_25_active_keys_of_each_kind() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let keys: Vec<ApiKey> = (0..MAX_ACTIVE_KEYS)
@@ -492,7 +492,7 @@ mod tests {
 
     #[test]
     fn keys_are_listed_per_subscription_and_kind() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let services = fixture.services();
         let mine = create_subscription(&services, Plan::Pro).unwrap();
         let theirs = create_subscription(&services, Plan::Pro).unwrap();

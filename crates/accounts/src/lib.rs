@@ -46,8 +46,6 @@ pub use views::KeyObject;
 
 #[cfg(test)]
 mod test_support {
-    use std::ops::Deref;
-
     use platform::native::{NativeHost, SqliteDb};
     use platform::{Database, FixedClock};
 
@@ -100,20 +98,10 @@ mod test_support {
     }
 
     /// Fresh in-memory storage and a clock the test sets.
-    pub struct Fixture(NativeHost);
+    pub type Fixture = NativeHost;
 
-    impl Deref for Fixture {
-        type Target = NativeHost;
-
-        fn deref(&self) -> &NativeHost {
-            &self.0
-        }
-    }
-
-    impl Fixture {
-        /// A fresh store whose clock shows `unix_seconds`.
-        pub fn at(unix_seconds: u64) -> Fixture {
-            Fixture(NativeHost::with_db(database(), FixedClock::at_unix(unix_seconds)).expect("set up the host"))
-        }
+    /// A fresh store whose clock shows `unix_seconds`.
+    pub fn at(unix_seconds: u64) -> Fixture {
+        NativeHost::with_db(database(), FixedClock::at_unix(unix_seconds)).expect("set up the host")
     }
 }

@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn a_free_subscription_has_the_free_limit_and_a_pro_one_none() {
-        let fixture = crate::test_support::Fixture::at(1_800_000_000);
+        let fixture = crate::test_support::at(1_800_000_000);
         let services = fixture.services();
         let db = &fixture.db;
         assert!(!any_subscription_exists(db).unwrap());
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn cost_control_is_set_and_cleared_on_pro_only_and_audited() {
-        let fixture = crate::test_support::Fixture::at(1_800_000_000); // 2027-01-15
+        let fixture = crate::test_support::at(1_800_000_000); // 2027-01-15
         let services = fixture.services();
         let pro = create_subscription(&services, Plan::Pro).unwrap();
         let free = create_subscription(&services, Plan::Free).unwrap();

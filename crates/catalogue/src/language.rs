@@ -59,19 +59,19 @@ pub struct Language {
     v2_target_name: Option<&'static str>,
 }
 
-impl Language {
-    /// A row of the table. A code with a `-` is a variant of the language before the dash.
-    pub(crate) const fn row(
-        code: &'static str,
-        lang: &'static str,
-        iso639_3: &'static [&'static str],
-        name: &'static str,
-        maturity: Maturity,
-        flags: u16,
-    ) -> Language {
-        Language { code, lang, iso639_3, name, maturity, flags, v2_target_name: None }
-    }
+/// A row of the table. A code with a `-` is a variant of the language before the dash.
+pub(crate) const fn row(
+    code: &'static str,
+    lang: &'static str,
+    iso639_3: &'static [&'static str],
+    name: &'static str,
+    maturity: Maturity,
+    flags: u16,
+) -> Language {
+    Language { code, lang, iso639_3, name, maturity, flags, v2_target_name: None }
+}
 
+impl Language {
     /// The same row with another name in the `/v2/languages?type=target` list.
     pub(crate) const fn named_in_v2_targets(self, name: &'static str) -> Language {
         Language { v2_target_name: Some(name), ..self }

@@ -31,18 +31,7 @@
 
 use crate::language::Maturity::{Beta, FormerlyBeta, Stable};
 use crate::language::flag::*;
-use crate::language::{Language, Maturity};
-
-const fn row(
-    code: &'static str,
-    lang: &'static str,
-    iso639_3: &'static [&'static str],
-    name: &'static str,
-    maturity: Maturity,
-    flags: u16,
-) -> Language {
-    Language::row(code, lang, iso639_3, name, maturity, flags)
-}
+use crate::language::{Language, row};
 
 /// Every language of the API, sorted by v2 code.
 #[rustfmt::skip]

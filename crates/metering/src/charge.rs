@@ -138,11 +138,11 @@ mod tests {
     use platform::Database;
 
     use super::*;
-    use crate::test_support::Fixture;
+    use crate::test_support::{Fixture, Principals, at};
     use crate::usage::{UNLIMITED, usage_report};
 
     fn new_fixture() -> Fixture {
-        Fixture::at(1_800_000_000)
+        at(1_800_000_000)
     }
 
     trait Charging {

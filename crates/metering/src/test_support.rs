@@ -1,8 +1,6 @@
 //! What the metering tests share: fresh storage with the real schema, subscriptions and keys made
 //! through `accounts`, and report queries written as query strings.
 
-use std::ops::Deref;
-
 use accounts::{Actor, KeyKind, Plan, Principal, create_key, create_subscription};
 use platform::FixedClock;
 use platform::native::NativeHost;
@@ -20,24 +18,21 @@ pub const SCHEMA: [&str; 3] = [
 ];
 
 /// Fresh in-memory storage and a clock the test sets.
-pub struct Fixture(NativeHost);
+pub type Fixture = NativeHost;
 
-impl Deref for Fixture {
-    type Target = NativeHost;
-
-    fn deref(&self) -> &NativeHost {
-        &self.0
-    }
+/// A fresh store whose clock shows `unix_seconds`.
+pub fn at(unix_seconds: u64) -> Fixture {
+    NativeHost::in_memory(&SCHEMA, FixedClock::at_unix(unix_seconds)).expect("set up the host")
 }
 
-impl Fixture {
-    /// A fresh store whose clock shows `unix_seconds`.
-    pub fn at(unix_seconds: u64) -> Fixture {
-        Fixture(NativeHost::in_memory(&SCHEMA, FixedClock::at_unix(unix_seconds)).expect("set up the host"))
-    }
-
+/// Who the tests charge.
+pub trait Principals {
     /// A new subscription with one developer key.
-    pub fn principal(&self, plan: Plan) -> Principal {
+    fn principal(&self, plan: Plan) -> Principal;
+}
+
+impl Principals for Fixture {
+    fn principal(&self, plan: Plan) -> Principal {
         let services = self.services();
         let subscription = create_subscription(&services, plan).expect("create a subscription");
         let key =

@@ -146,11 +146,11 @@ mod tests {
 
     use super::*;
     use crate::charge::{Charge, Product, charge};
-    use crate::test_support::Fixture;
+    use crate::test_support::{Principals, at};
 
     #[test]
     fn a_free_report_has_only_the_character_fields() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let principal = fixture.principal(Plan::Free);
         let services = fixture.services();
         charge(&services, Charge { principal: &principal, product: Product::Translate, units: 42, tag: None }).unwrap();

@@ -13,7 +13,7 @@ use platform::{Database, SystemClock};
 
 use crate::app::{database_file, migration_scripts};
 use crate::manifest::Manifest;
-use crate::runtime_config::RuntimeConfig;
+use crate::manifest::runtime_config::RuntimeConfig;
 
 /// Where the database is and how to bring its schema up to date.
 pub struct Target {

@@ -12,17 +12,17 @@ use wasmtime::component::Component as WasmComponent;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 
-use crate::files;
-use crate::host::checkpoint::{Checkpointer, Target};
-use crate::host::gate::WriteGate;
 use crate::host::key_value::KvStore;
+use crate::host::sqlite::checkpoint::{Checkpointer, Target};
+use crate::host::sqlite::gate::WriteGate;
 use crate::host::sqlite::{SqlitePool, run_startup_sql};
 use crate::host::{ComponentHost, HostState, PROVIDED_INTERFACES, linker};
 use crate::manifest::Manifest;
-use crate::outbound::AllowedHosts;
-use crate::routes::{Route, Router};
-use crate::runtime_config::RuntimeConfig;
-use crate::variables::AppVariables;
+use crate::manifest::files;
+use crate::manifest::outbound::AllowedHosts;
+use crate::manifest::routes::{Route, Router};
+use crate::manifest::runtime_config::RuntimeConfig;
+use crate::manifest::variables::AppVariables;
 
 /// The default database's file in the state directory (Spin's name for it).
 pub const DEFAULT_DATABASE_FILE: &str = "sqlite_db.db";

@@ -1,9 +1,8 @@
 //! Where the runner's log lines go: a shared buffer that one thread writes out, a batch at a
 //! time.
 //!
-//! Every request logs a line, and writing each line with its own `write` system call was
-//! about 2 % of the runner's CPU under load (perf, health checks with 16 connections). Here a
-//! line is appended to a buffer in memory under a lock, and the writer thread, woken by the
+//! Every request logs a line, and a `write` system call per line is a cost every request pays.
+//! Here a line is appended to a buffer in memory under a lock, and the writer thread, woken by the
 //! first line after the buffer was emptied, waits [`BATCH_WINDOW`] for more and writes them all
 //! at once. Under load that is one `write` for every few dozen lines, and a line reaches the log
 //! at most [`BATCH_WINDOW`] after it was logged. When the buffer holds [`MAX_PENDING`] bytes the

@@ -25,7 +25,7 @@ use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
 use crate::app::{App, LoadedComponent};
 use crate::host::HostState;
-use crate::routes::{Route, RouteMatch};
+use crate::manifest::routes::{Route, RouteMatch};
 
 /// How long in-flight requests get to finish after a shutdown signal.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);

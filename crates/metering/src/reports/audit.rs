@@ -131,7 +131,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::test_support::{Fixture, range};
+    use crate::test_support::{at, range};
 
     /// A subscription of `plan` by its id (the log is read by id; nothing else of it is stored).
     fn subscription(id: &str, plan: Plan) -> Subscription {
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn entries_are_read_newest_first_within_the_days_and_the_subscription() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let new = r#"{"label":"new"}"#;
         for (n, at) in ["2026-05-02T23:59:59Z", "2026-05-03T00:00:00Z", "2026-05-04T12:00:00Z", "2026-05-05T00:00:00Z"]
             .into_iter()
@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn following_next_page_reads_every_entry_once() {
-        let fixture = Fixture::at(1_800_000_000);
+        let fixture = at(1_800_000_000);
         let total = 2 * AUDIT_PAGE_SIZE + 7;
         for n in 0..total {
             record(&fixture.db, "mine", "2026-05-03T10:00:00Z", None, "key", &json!({"n": n}).to_string());

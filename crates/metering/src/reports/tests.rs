@@ -21,12 +21,10 @@ use crate::charge::{Charge, Product, charge};
 use crate::dates::stored_day;
 use crate::error::ReportError;
 use crate::tags::ReportingTag;
-use crate::test_support::{Fixture, key_query, tag_query};
+use crate::test_support::{Fixture, Principals, at, key_query, tag_query};
 
 fn fixture() -> Fixture {
-    Fixture::at(
-        SystemTime::from(datetime!(2026-04-01 09:00 UTC)).duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
-    )
+    at(SystemTime::from(datetime!(2026-04-01 09:00 UTC)).duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs())
 }
 
 /// Charges `units` of `product` to `principal` at `moment`, with `tag`.

@@ -77,7 +77,7 @@ impl Database for SqliteDb {
 
 /// Makes the query planner ignore bound parameter values. Otherwise SQLite may plan a statement
 /// for the values bound and, when they change, prepare it again: a cached statement with a few
-/// parameters was measured preparing afresh on every run, ten times slower than its work.
+/// parameters would be prepared afresh on every run, which costs far more than its work.
 pub(crate) fn stable_plans(connection: &Connection) -> rusqlite::Result<()> {
     connection.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     Ok(())

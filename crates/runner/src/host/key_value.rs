@@ -3,7 +3,7 @@
 //! Each store label has one connection, shared behind a lock (as in Spin). Writes run in their
 //! file's turn at its [`WriteGate`], which every store in the file shares, so writers queue without
 //! holding a worker thread, and the checkpointer can pause them to rewind the file's log (see
-//! [`super::checkpoint`]); the connections never checkpoint inside a write. The runner usually
+//! [`super::sqlite::checkpoint`]); the connections never checkpoint inside a write. The runner usually
 //! keeps a store's file to itself while it runs ([`Sharing::ThisProcess`]; see
 //! `open_key_value_stores` in `app.rs`).
 
@@ -16,8 +16,8 @@ use wasmtime::component::Resource;
 
 use super::HostState;
 use super::bindings::fermyon::spin::key_value as wit;
-use super::checkpoint::NO_AUTOCHECKPOINT;
-use super::gate::WriteGate;
+use super::sqlite::checkpoint::NO_AUTOCHECKPOINT;
+use super::sqlite::gate::WriteGate;
 
 /// One labelled store of the application.
 pub struct KvStore {

@@ -3,9 +3,7 @@
 //! implemented here. One [`HostState`] lives in each request's store.
 
 pub mod bindings;
-pub mod checkpoint;
 pub mod client;
-pub mod gate;
 pub mod key_value;
 pub mod sqlite;
 
@@ -17,7 +15,7 @@ use wasmtime::{StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
-use crate::outbound::AllowedHosts;
+use crate::manifest::outbound::AllowedHosts;
 use crate::stdio::{LogStream, Stream};
 use bindings::fermyon::spin::variables as wit_variables;
 use key_value::KvStore;

@@ -10,7 +10,7 @@ use http_body_util::BodyExt;
 use wasmtime_wasi_http::{Error, RequestOptions, WasiBody, WasiHttpHooks};
 
 use super::client::HttpClient;
-use crate::outbound::{AllowedHosts, Destination, is_self_request};
+use crate::manifest::outbound::{AllowedHosts, Destination, is_self_request};
 
 type ResponseFuture = Box<
     dyn Future<Output = Result<(http::Response<WasiBody>, Box<dyn Future<Output = Result<(), Error>> + Send>), Error>>

@@ -11,6 +11,9 @@
 //! handed to the gate with its connection, and runs in the database's turn, maybe on the thread
 //! of the writer ahead of it.
 
+pub mod checkpoint;
+pub mod gate;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -20,7 +23,7 @@ use wasmtime::component::Resource;
 
 use super::HostState;
 use super::bindings::{fermyon::spin::sqlite as v2, spin::sqlite::sqlite as v3};
-use super::gate::{Turn, WriteGate};
+use gate::{Turn, WriteGate};
 
 /// One database of the application, its idle connections and its write gate.
 pub struct SqlitePool {
@@ -59,7 +62,7 @@ impl SqlitePool {
                 Some(path) => {
                     let db = SqliteDb::open(path)?;
                     db.connection()
-                        .execute_batch(super::checkpoint::NO_AUTOCHECKPOINT)
+                        .execute_batch(checkpoint::NO_AUTOCHECKPOINT)
                         .map_err(|error| DbError::Other(error.to_string()))?;
                     (db, Settings::default())
                 }

@@ -4,6 +4,13 @@
 //! `spin up`; unknown fields are rejected, as Spin rejects them. Every problem is reported with
 //! the manifest's path and the field at fault.
 
+pub mod files;
+pub mod outbound;
+pub mod routes;
+pub mod runtime_config;
+pub mod template;
+pub mod variables;
+
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -11,8 +18,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use crate::routes::Route;
-use crate::template::Template;
+use routes::Route;
+use template::Template;
 
 /// A validated application manifest.
 #[derive(Debug, Clone)]
