@@ -95,7 +95,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(endpoint.methods()));
     }
     let host = Host::for_request(request)?;
-    let services = host.services();
+    let services = host.services_with_outbound();
     let (principal, params) =
         accounts::authenticate_request_within(&services, request, Access::Developer, MAX_BODY_BYTES)?;
     let subscription = principal.subscription.id.as_str();

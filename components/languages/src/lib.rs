@@ -36,7 +36,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         return Err(ApiError::method_not_allowed(&["GET", "POST"]));
     }
     let host = Host::for_request(request)?;
-    let services = host.services();
+    let services = host.services_with_outbound();
     let (_, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
 
     match endpoint {

@@ -57,7 +57,7 @@ struct Answer<'a> {
 
 fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::for_request(request)?;
-    let services = host.services();
+    let services = host.services_with_outbound();
     let (principal, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
     let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
     let parsed = TranslateRequest::from_params(&params)?;

@@ -1,6 +1,6 @@
 //! Everything a handler reaches the host through.
 
-use platform::{OsRandom, Services, VarError, Variables};
+use platform::{NoOutbound, OsRandom, OutboundHttp, Services, VarError, Variables};
 
 use crate::clock::RequestClock;
 use crate::db::SpinDb;
@@ -28,7 +28,6 @@ pub struct Host {
     pub db: SpinDb,
     pub kv: SpinKv,
     pub vars: SpinVariables,
-    pub http: SpinHttp,
     pub clock: RequestClock,
     pub random: OsRandom,
 }
@@ -40,7 +39,6 @@ impl Host {
             db: SpinDb::new("default"),
             kv: SpinKv::new("default"),
             vars: SpinVariables,
-            http: SpinHttp,
             clock: RequestClock::default(),
             random: OsRandom,
         }
@@ -52,16 +50,22 @@ impl Host {
         Ok(Host { clock, ..Host::new() })
     }
 
-    /// The services, lent to the domain crates.
+    /// The services, lent to the domain crates, for a component that sends no outbound HTTP (its
+    /// manifest lists no `allowed_outbound_hosts`): outbound requests are refused
+    /// ([`NoOutbound`]), so the component carries no HTTP client and does not import one, which
+    /// every instantiation would pay for.
     pub fn services(&self) -> Services<'_> {
-        Services {
-            db: &self.db,
-            kv: &self.kv,
-            vars: &self.vars,
-            http: &self.http,
-            clock: &self.clock,
-            random: &self.random,
-        }
+        self.lend(&NoOutbound)
+    }
+
+    /// The services with outbound HTTP through `wasi:http`, to the hosts the component's
+    /// `allowed_outbound_hosts` lists (the components that reach the engines).
+    pub fn services_with_outbound(&self) -> Services<'_> {
+        self.lend(&SpinHttp)
+    }
+
+    fn lend<'a>(&'a self, http: &'a dyn OutboundHttp) -> Services<'a> {
+        Services { db: &self.db, kv: &self.kv, vars: &self.vars, http, clock: &self.clock, random: &self.random }
     }
 }
 

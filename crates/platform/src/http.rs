@@ -72,3 +72,27 @@ pub enum HttpError {
 pub trait OutboundHttp {
     fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError>;
 }
+
+/// The outbound HTTP of a program that may send none, as a Spin component whose manifest lists
+/// no `allowed_outbound_hosts`: every request is refused with [`HttpError::Denied`], as the host
+/// itself would refuse it. Lending it rather than the host's client keeps the client, and its
+/// imports, out of such a component.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoOutbound;
+
+impl OutboundHttp for NoOutbound {
+    fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
+        Err(HttpError::Denied(request.url))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_outbound_refuses_every_request_as_a_host_would() {
+        let refused = NoOutbound.send(HttpRequest::new("GET", "http://127.0.0.1:2737/listPairs"));
+        assert!(matches!(refused, Err(HttpError::Denied(url)) if url == "http://127.0.0.1:2737/listPairs"));
+    }
+}

@@ -23,7 +23,7 @@ pub mod native;
 
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use db::{Database, DbError, QueryResult, Row, Value};
-pub use http::{HttpError, HttpRequest, HttpResponse, OutboundHttp};
+pub use http::{HttpError, HttpRequest, HttpResponse, NoOutbound, OutboundHttp};
 pub use id::Id;
 pub use kv::{KeyValue, KvError};
 pub use random::{OsRandom, Random};
