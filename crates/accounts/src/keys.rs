@@ -32,7 +32,7 @@ pub fn secret_digest(secret: &str) -> [u8; 32] {
 
 /// A random (version 4) UUID from the platform's randomness, lower case: ids of keys and of
 /// other records the API names by UUID.
-pub fn new_uuid(random: &dyn Random) -> String {
+pub(crate) fn new_uuid(random: &dyn Random) -> String {
     Id::random(random).to_string()
 }
 

@@ -34,7 +34,7 @@ pub use edge::{
 pub use error::StoreError;
 pub use keys::{
     KeyError, KeyRef, LimitChange, MAX_ACTIVE_KEYS, MAX_LABEL_CHARS, NewKey, create_key, deactivate_key, find_key,
-    label, list_keys, new_uuid, relabel_key, secret_digest, set_key_limits,
+    label, list_keys, relabel_key, secret_digest, set_key_limits,
 };
 pub use model::{ApiKey, KeyKind, Plan, Principal, Subscription};
 pub use period::{BillingPeriod, billing_period, rfc3339};
