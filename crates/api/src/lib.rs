@@ -6,6 +6,7 @@
 //! and an internal failure is logged with its whole chain of causes but answered with a generic
 //! text, so no handler can leak an internal error message.
 
+pub mod limits;
 pub mod params;
 mod request;
 

@@ -57,21 +57,39 @@ fn trace_id() -> String {
 }
 
 /// A component's whole request pipeline: reads the raw `wasi:http` request (the method, the
-/// path and query as sent, every header field, the body; a body that cannot be read answers
-/// 400), hands it to `route`, and sends the outcome (see [`send`]). A component's handler is
+/// path and query as sent, every header field, the body within its route's limit), hands it to
+/// `route`, and sends the outcome (see [`send`]). A component's handler is
 /// `#[http_component] fn handle(request: IncomingRequest, out: ResponseOutparam) { serve(request,
 /// out, route) }`.
+///
+/// The body is read within [`api::limits`]: a `Content-Length` over the route's limit answers
+/// `413` before anything is read, and so does a body that streams in beyond it. Without an
+/// `Authorization` header no more than [`api::limits::UNAUTHENTICATED_BODY_BYTES`] is read. For
+/// routes that allow more, see [`serve_admitted`].
 pub fn serve(
     request: spin_sdk::http::IncomingRequest,
     out: spin_sdk::http::ResponseOutparam,
     route: impl FnOnce(&api::Request) -> Result<api::ApiResponse, api::ApiError>,
 ) {
-    send(out, read(request).and_then(|request| route(&request)));
+    serve_admitted(request, out, |_| Ok(()), route);
+}
+
+/// [`serve`] for routes whose bodies may be larger than
+/// [`api::limits::UNAUTHENTICATED_BODY_BYTES`]: before the body is read past that size, `admit`
+/// sees the request's head (method, path, query, headers; an empty body) and may refuse it, so
+/// that a large body is read only for a request whose key has been checked.
+pub fn serve_admitted(
+    request: spin_sdk::http::IncomingRequest,
+    out: spin_sdk::http::ResponseOutparam,
+    admit: impl FnOnce(&api::Request) -> Result<(), api::ApiError>,
+    route: impl FnOnce(&api::Request) -> Result<api::ApiResponse, api::ApiError>,
+) {
+    send(out, read(request, admit).and_then(|request| route(&request)));
 }
 
 /// Reads a request taken as the raw `wasi:http` pair into what the handlers see: the method,
 /// the path and query as sent, every header field (a repeated header keeps all its values, in
-/// the order sent), and the whole body.
+/// the order sent), and the body (see [`serve`] for its limits).
 ///
 /// The SDK's own [`Request`] keeps one value per header name (the last), so a handler could not
 /// tell a repeated header from a single one; it also takes the URL apart in three host calls
@@ -82,7 +100,10 @@ pub fn serve(
 /// announced) answers 400.
 ///
 /// [`Request`]: spin_sdk::http::Request
-fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, api::ApiError> {
+fn read(
+    request: spin_sdk::http::IncomingRequest,
+    admit: impl FnOnce(&api::Request) -> Result<(), api::ApiError>,
+) -> Result<api::Request, api::ApiError> {
     let method = request.method().to_string().to_ascii_uppercase();
     let target = request.path_with_query().unwrap_or_else(|| "/".to_owned());
     let (path, query) = match target.split_once('?') {
@@ -91,19 +112,122 @@ fn read(request: spin_sdk::http::IncomingRequest) -> Result<api::Request, api::A
     };
     let headers =
         request.headers().entries().into_iter().map(|(name, value)| (name.to_ascii_lowercase(), value)).collect();
-    let body = read_body(&request)
-        .map_err(|error| api::ApiError::bad_request(format!("The request body could not be read: {error}")))?;
-    Ok(api::Request { method, path, query, headers, body })
+    let mut head = api::Request { method, path, query, headers, body: Vec::new() };
+    let limits = BodyLimits::of(&head)?;
+    head.body = read_body(&request, &limits, || admit(&head))?;
+    Ok(head)
 }
 
-fn read_body(request: &spin_sdk::http::IncomingRequest) -> Result<Vec<u8>, String> {
+/// How much of a request's body may be read, and when its head must be admitted first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BodyLimits {
+    /// The route's limit.
+    route: usize,
+    /// What is read before `admit` runs: the smaller of the route's limit and
+    /// [`api::limits::UNAUTHENTICATED_BODY_BYTES`].
+    unadmitted: usize,
+    /// Whether the request carries an `Authorization` header (without one, nothing is read
+    /// past `unadmitted`).
+    authorized: bool,
+    /// The `Content-Length` the client announced, if any.
+    declared: Option<usize>,
+}
+
+impl BodyLimits {
+    /// The limits of a request, refusing at once a `Content-Length` beyond them.
+    fn of(head: &api::Request) -> Result<BodyLimits, api::ApiError> {
+        let route = api::limits::body_limit(&head.path);
+        let limits = BodyLimits {
+            route,
+            unadmitted: route.min(api::limits::UNAUTHENTICATED_BODY_BYTES),
+            authorized: head.header("authorization").is_some(),
+            declared: head.header("content-length").and_then(|length| length.trim().parse().ok()),
+        };
+        match limits.declared {
+            Some(length) => limits.check(length).map(|()| limits),
+            None => Ok(limits),
+        }
+    }
+
+    /// Whether `length` bytes may be read, or the 413 that says why not.
+    fn check(&self, length: usize) -> Result<(), api::ApiError> {
+        if length > self.route {
+            Err(api::limits::too_large(self.route))
+        } else if length > self.unadmitted && !self.authorized {
+            Err(api::limits::too_large_unauthenticated())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Reads the body within `limits`, calling `admit` before reading past `limits.unadmitted`.
+fn read_body(
+    request: &spin_sdk::http::IncomingRequest,
+    limits: &BodyLimits,
+    admit: impl FnOnce() -> Result<(), api::ApiError>,
+) -> Result<Vec<u8>, api::ApiError> {
     use spin_sdk::wit::wasi::http0_2_0::types::IncomingBody;
 
-    let body = request.consume().map_err(|()| "it was already taken".to_owned())?;
-    let stream = body.stream().map_err(|()| "its stream was already taken".to_owned())?;
-    let bytes = crate::streams::read_to_end(&stream)?;
+    let unreadable = |error: String| api::ApiError::bad_request(format!("The request body could not be read: {error}"));
+    let body = request.consume().map_err(|()| unreadable("it was already taken".to_owned()))?;
+    let stream = body.stream().map_err(|()| unreadable("its stream was already taken".to_owned()))?;
+    let mut admit = Some(admit);
+    if limits.declared.is_some_and(|length| length > limits.unadmitted) {
+        (admit.take().expect("not yet admitted"))()?;
+    }
+    let mut bytes = Vec::with_capacity(limits.declared.unwrap_or(0).min(limits.unadmitted));
+    let mut ended = crate::streams::read_until(&stream, &mut bytes, limits.unadmitted).map_err(unreadable)?;
+    if !ended {
+        limits.check(bytes.len())?;
+        if let Some(admit) = admit.take() {
+            admit()?;
+        }
+        ended = crate::streams::read_until(&stream, &mut bytes, limits.route).map_err(unreadable)?;
+    }
+    if !ended {
+        return Err(api::limits::too_large(limits.route));
+    }
+    limits.check(bytes.len())?;
     drop(stream);
     // Trailers are not used; finishing the body tells the host it was read to its end.
     drop(IncomingBody::finish(body));
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(path: &str, headers: &[(&str, &str)]) -> api::Request {
+        api::Request {
+            method: "POST".into(),
+            path: path.into(),
+            query: String::new(),
+            headers: headers.iter().map(|(name, value)| (name.to_string(), value.as_bytes().to_vec())).collect(),
+            body: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_declared_length_over_the_route_limit_is_refused_before_reading() {
+        let error = BodyLimits::of(&head("/v2/translate", &[("content-length", "200000")])).unwrap_err();
+        assert_eq!(error.status, 413);
+        assert!(error.message.contains("128 KiB"), "{}", error.message);
+        let fits = BodyLimits::of(&head("/v2/translate", &[("content-length", "1000")])).unwrap();
+        assert_eq!((fits.route, fits.unadmitted, fits.declared), (128 * 1024, 128 * 1024, Some(1000)));
+    }
+
+    #[test]
+    fn without_a_key_header_a_large_route_reads_no_more_than_the_small_limit() {
+        let anonymous = head("/v3/glossaries", &[("content-length", "1000000")]);
+        let error = BodyLimits::of(&anonymous).unwrap_err();
+        assert_eq!(error.status, 413);
+        assert!(error.message.contains("Authorization"), "{}", error.message);
+
+        let keyed = head("/v3/glossaries", &[("content-length", "1000000"), ("authorization", "Service-Auth-Key k")]);
+        let limits = BodyLimits::of(&keyed).unwrap();
+        assert_eq!(limits.unadmitted, api::limits::UNAUTHENTICATED_BODY_BYTES);
+        assert!(limits.check(api::limits::body_limit("/v3/glossaries") + 1).is_err());
+    }
 }

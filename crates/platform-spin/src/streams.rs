@@ -12,13 +12,21 @@ const BLOCKING_WRITE_LIMIT: usize = 4096;
 /// Reads a stream to its end.
 pub fn read_to_end(stream: &InputStream) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
-    loop {
+    read_until(stream, &mut bytes, usize::MAX)?;
+    Ok(bytes)
+}
+
+/// Appends what the stream has to `bytes`, until its end (`true`) or until `bytes` holds more
+/// than `most` (`false`; a last read may bring up to 64 KiB beyond it).
+pub fn read_until(stream: &InputStream, bytes: &mut Vec<u8>, most: usize) -> Result<bool, String> {
+    while bytes.len() <= most {
         match stream.blocking_read(READ_CHUNK) {
             Ok(chunk) => bytes.extend_from_slice(&chunk),
-            Err(StreamError::Closed) => return Ok(bytes),
+            Err(StreamError::Closed) => return Ok(true),
             Err(StreamError::LastOperationFailed(error)) => return Err(error.to_debug_string()),
         }
     }
+    Ok(false)
 }
 
 /// Writes all of `bytes` and flushes them. Up to 4 KiB go in one blocking call (a typical

@@ -15,7 +15,7 @@ use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use crate::host::key_value::KvStore;
 use crate::host::sqlite::checkpoint::{Checkpointer, Target};
 use crate::host::sqlite::gate::WriteGate;
-use crate::host::sqlite::{SqlitePool, run_startup_sql};
+use crate::host::sqlite::{SqlitePool, Storage, run_startup_sql};
 use crate::host::{ComponentHost, HostState, PROVIDED_INTERFACES, linker};
 use crate::manifest::Manifest;
 use crate::manifest::files;
@@ -31,6 +31,11 @@ pub const DEFAULT_KEY_VALUE_FILE: &str = "sqlite_key_value.db";
 
 /// How much of each pooled memory, table and stack stays mapped between requests.
 const KEEP_RESIDENT_BYTES: usize = 1 << 20;
+
+/// How many idle instance slots keep their memory warm (up to [`KEEP_RESIDENT_BYTES`] each of
+/// memory, table and stack); after a burst, the slots beyond them are given back to the system,
+/// so the resident size returns to about what a steady load needs.
+const WARM_SLOTS: u32 = 32;
 
 /// How to load the application.
 #[derive(Debug, Clone)]
@@ -53,6 +58,10 @@ pub struct LoadOptions {
     pub cache: bool,
     /// The origin requests to the application itself go to.
     pub self_origin: String,
+    /// How databases are opened (see [`Storage`]).
+    pub storage: Storage,
+    /// The most component instances alive at once: the instance pool's size.
+    pub max_instances: usize,
 }
 
 /// One loaded component, ready to be instantiated per request.
@@ -87,7 +96,7 @@ impl App {
         }
         let variables = AppVariables::resolve(&manifest, &options.variables, |name| std::env::var(name).ok())?;
 
-        let databases = open_databases(&manifest, &runtime_config, state_dir.as_deref())?;
+        let databases = open_databases(&manifest, &runtime_config, state_dir.as_deref(), options.storage)?;
         run_sqlite_arguments(&options.sqlite, &databases)?;
         let database_files: BTreeSet<PathBuf> = databases.values().filter_map(|pool| pool.path().cloned()).collect();
         let stores = open_key_value_stores(&manifest, &runtime_config, state_dir.as_deref(), &database_files)?;
@@ -168,8 +177,10 @@ impl App {
             .map(|trigger| (trigger.route.clone(), Arc::clone(&loaded[&trigger.component])))
             .collect();
         // Each file once: the key-value stores that share a file share its gate.
+        // Databases opened as Spin does checkpoint themselves (SQLite's automatic checkpoints).
         let files: BTreeMap<&PathBuf, (Sharing, WriteGate)> = databases
             .values()
+            .filter(|database| database.storage() == Storage::Pooled)
             .filter_map(|database| database.path().map(|path| (path, (Sharing::Processes, database.gate()))))
             .chain(stores.values().filter_map(|store| store.path().map(|path| (path, (store.sharing(), store.gate())))))
             .collect();
@@ -198,13 +209,16 @@ fn engine(options: &LoadOptions) -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     // Instances come from a pool of pre-reserved slots, so instantiating one per request costs
-    // microseconds. The pool bounds how many requests can run at once.
+    // microseconds. The pool bounds how many requests can run at once: the server lets no more
+    // run than it has slots (`--max-requests`), so a burst waits or answers 503, never 500.
+    let instances = u32::try_from(options.max_instances.max(1)).context("--max-requests is too large")?;
     let mut pool = PoolingAllocationConfig::default();
-    pool.total_component_instances(1_000)
-        .total_core_instances(10_000)
-        .total_memories(2_000)
-        .total_tables(2_000)
-        .total_stacks(1_000)
+    pool.total_component_instances(instances)
+        .total_core_instances(instances.saturating_mul(10))
+        .total_memories(instances.saturating_mul(2))
+        .total_tables(instances.saturating_mul(2))
+        .total_stacks(instances)
+        .max_unused_warm_slots(WARM_SLOTS)
         .max_memory_size(options.max_instance_memory);
     // Reset a slot by zeroing only the pages a request dirtied (found with the kernel's pagemap
     // scan where it has one) and keep the first megabyte resident: a request then starts without
@@ -342,12 +356,13 @@ fn open_databases(
     manifest: &Manifest,
     config: &RuntimeConfig,
     state_dir: Option<&Path>,
+    storage: Storage,
 ) -> anyhow::Result<BTreeMap<String, Arc<SqlitePool>>> {
     let files = database_files(config);
     let listed =
         manifest.components.values().flat_map(|c| c.sqlite_databases.iter().map(|label| (c.id.as_str(), label)));
     let files = files.resolve(listed, state_dir)?;
-    Ok(files.into_iter().map(|(label, path)| (label.clone(), SqlitePool::new(&label, path))).collect())
+    Ok(files.into_iter().map(|(label, path)| (label.clone(), SqlitePool::with_storage(&label, path, storage))).collect())
 }
 
 /// Applies `--sqlite` arguments in order: `@file.sql` (or `@file.sql:label`) runs a script,

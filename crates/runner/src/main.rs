@@ -5,6 +5,7 @@
 
 mod admin;
 mod app;
+mod body;
 mod build;
 mod host;
 mod log_output;
@@ -21,6 +22,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::{App, LoadOptions};
+use crate::host::sqlite::Storage;
 use crate::manifest::Manifest;
 use crate::manifest::variables::parse_assignment;
 
@@ -147,6 +149,23 @@ struct UpArgs {
     /// Compile the components afresh instead of using the compilation cache.
     #[arg(long)]
     no_cache: bool,
+    /// How the databases are opened: `pooled` keeps connections open between requests;
+    /// `spin` opens a fresh connection with SQLite's defaults for every `open`, as the Spin CLI
+    /// does (what benchmarks report, and what a deployment under Spin costs).
+    #[arg(long, value_enum, default_value_t = Storage::Pooled, env = "GLOSSA_STORAGE")]
+    storage: Storage,
+    /// Seconds a connection may take to send a request head, or stay idle between requests.
+    #[arg(long, default_value_t = 10, env = "GLOSSA_HEADER_TIMEOUT")]
+    header_timeout: u64,
+    /// Seconds a request body may take to arrive.
+    #[arg(long, default_value_t = 30, env = "GLOSSA_BODY_TIMEOUT")]
+    body_timeout: u64,
+    /// The most connections open at once (more wait to be accepted).
+    #[arg(long, default_value_t = 4096, env = "GLOSSA_MAX_CONNECTIONS")]
+    max_connections: usize,
+    /// The most requests running in components at once (more wait, then answer 503).
+    #[arg(long, default_value_t = 256, env = "GLOSSA_MAX_REQUESTS")]
+    max_requests: usize,
 }
 
 fn main() -> ExitCode {
@@ -208,6 +227,17 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
         max_instance_memory: args.max_instance_memory,
         cache: !args.no_cache,
         self_origin: format!("http://{listen}"),
+        storage: args.storage,
+        max_instances: args.max_requests,
+    };
+    anyhow::ensure!(args.max_requests > 0, "--max-requests must be at least 1");
+    anyhow::ensure!(args.max_connections > 0, "--max-connections must be at least 1");
+    let limits = server::Limits {
+        header_read_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+        body_read_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        max_connections: args.max_connections,
+        max_requests: args.max_requests,
+        ..server::Limits::default()
     };
     let runtime = event_loop()?;
     runtime.block_on(async move {
@@ -216,7 +246,7 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
             .context("loading the application failed")??;
         let listener = server::bind(listen).await?;
         print_routes(&app, listener.local_addr()?);
-        server::serve(Arc::new(app), listener).await
+        server::serve(Arc::new(app), listener, limits).await
     })
 }
 

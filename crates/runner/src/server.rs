@@ -2,8 +2,17 @@
 //! one line per request.
 //!
 //! A component that traps, or returns without a response, costs that request a 500 (empty body,
-//! as Spin answers) and nothing else. On SIGINT or SIGTERM the server stops accepting
-//! connections, lets the requests in flight finish, and closes the databases.
+//! as Spin answers) and nothing else; a path no route matches is a 404 with an empty body, as
+//! Spin answers too (the application's `/...` route gives its own). On SIGINT or SIGTERM the server stops accepting connections, lets the requests in
+//! flight finish, and closes the databases.
+//!
+//! Hostile or broken clients cannot take the server down ([`Limits`]): a connection that sends
+//! no complete request head within the header timeout is closed (idle keep-alive connections
+//! too), a body must arrive within the body timeout (see [`crate::body`]), at most
+//! `max_connections` connections are open at once (beyond that, new ones wait in the kernel's
+//! queue), and at most `max_requests` guests run at once: a request that finds them all busy
+//! waits a moment, then answers `503` with `Retry-After`. These answers, which Spin never gives
+//! (408, 503), have the API's error shape, `{"message": ...}`, and an `X-Trace-ID`.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -16,14 +25,16 @@ use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use wasmtime::Store;
 use wasmtime_wasi_http::WasiHttpView;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
 use crate::app::{App, LoadedComponent};
+use crate::body::{GuestBody, PrefetchError, prefetch};
 use crate::host::HostState;
 use crate::manifest::routes::{Route, RouteMatch};
 
@@ -34,6 +45,42 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 const RESERVED_PREFIX: &str = "/.well-known/spin/";
 
 type ResponseBody = http_body_util::combinators::UnsyncBoxBody<Bytes, anyhow::Error>;
+
+/// What the server allows each client, so that none can hold it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// How long a connection may take to send a request head (and may stay idle between
+    /// requests).
+    pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive, from its head on.
+    pub body_read_timeout: Duration,
+    /// The most connections open at once.
+    pub max_connections: usize,
+    /// The most requests running in guests at once (at most the instance pool's size).
+    pub max_requests: usize,
+    /// How long a request waits for a guest to be free before it answers 503.
+    pub queue_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 4096,
+            max_requests: 256,
+            queue_timeout: Duration::from_secs(2),
+        }
+    }
+}
+
+/// What a request needs of the server besides the app.
+struct Shared {
+    app: Arc<App>,
+    limits: Limits,
+    /// One permit per guest that may run.
+    guests: Semaphore,
+}
 
 /// Binds `listen`, failing clearly when the address is taken.
 pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
@@ -46,32 +93,50 @@ pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
 }
 
 /// Serves `app` on `listener` until SIGINT or SIGTERM, then drains and closes.
-pub async fn serve(app: Arc<App>, listener: TcpListener) -> anyhow::Result<()> {
+pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyhow::Result<()> {
     let local = listener.local_addr().context("cannot read the listening address")?;
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown_signal());
+    let connections = Arc::new(Semaphore::new(limits.max_connections));
+    let shared = Arc::new(Shared { app: Arc::clone(&app), limits, guests: Semaphore::new(limits.max_requests) });
     loop {
+        // At the cap, stop accepting: new connections wait in the kernel's queue until one
+        // closes (idle ones close after the header timeout).
+        let slot = tokio::select! {
+            slot = Arc::clone(&connections).acquire_owned() => slot.context("the connection limit was closed")?,
+            signal = &mut shutdown => {
+                tracing::info!("{signal}: finishing the requests in flight");
+                break;
+            }
+        };
         tokio::select! {
             accepted = listener.accept() => {
                 let (stream, peer) = match accepted {
                     Ok(connection) => connection,
                     Err(error) => {
                         tracing::warn!("accepting a connection failed: {error}");
+                        // Out of file descriptors, say: let connections close before trying again.
+                        tokio::time::sleep(Duration::from_millis(10)).await;
                         continue;
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let app = Arc::clone(&app);
+                let shared = Arc::clone(&shared);
                 let service = hyper::service::service_fn(move |request| {
-                    let app = Arc::clone(&app);
-                    async move { Ok::<_, Infallible>(handle(app, request, peer, local).await) }
+                    let shared = Arc::clone(&shared);
+                    async move { Ok::<_, Infallible>(handle(&shared, request, peer, local).await) }
                 });
-                let connection = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service);
+                let connection = http1::Builder::new()
+                    .keep_alive(true)
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(limits.header_read_timeout)
+                    .serve_connection(TokioIo::new(stream), service);
                 let connection = graceful.watch(connection);
                 tokio::spawn(async move {
                     if let Err(error) = connection.await {
                         tracing::debug!("connection from {peer} ended: {error}");
                     }
+                    drop(slot);
                 });
             }
             signal = &mut shutdown => {
@@ -98,17 +163,16 @@ async fn shutdown_signal() -> &'static str {
     }
 }
 
-async fn handle(
-    app: Arc<App>,
-    request: Request<Incoming>,
-    peer: SocketAddr,
-    local: SocketAddr,
-) -> Response<ResponseBody> {
+async fn handle(shared: &Shared, request: Request<Incoming>, peer: SocketAddr, local: SocketAddr) -> Response<ResponseBody> {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let (response, component, instantiation) = dispatch(&app, request, peer, local).await;
+    let (mut response, component, instantiation) = dispatch(shared, request, peer, local).await;
     let status = response.status().as_u16();
+    if status == 456 {
+        // wasi:http carries no reason phrase, and 456 has no standard one: name it as the API does.
+        response.extensions_mut().insert(hyper::ext::ReasonPhrase::from_static(b"Quota Exceeded"));
+    }
     let component = component.as_deref().unwrap_or("-");
     let millis = started.elapsed().as_secs_f64() * 1000.0;
     match instantiation {
@@ -123,11 +187,12 @@ async fn handle(
 
 /// Answers one request; also says which component served it and how long instantiating took.
 async fn dispatch(
-    app: &App,
+    shared: &Shared,
     request: Request<Incoming>,
     peer: SocketAddr,
     local: SocketAddr,
 ) -> (Response<ResponseBody>, Option<Arc<str>>, Option<Duration>) {
+    let app = &shared.app;
     let path = request.uri().path();
     if let Some(reserved) = path.strip_prefix(RESERVED_PREFIX) {
         return (reserved_response(app, reserved), None, None);
@@ -136,10 +201,39 @@ async fn dispatch(
         return (empty(StatusCode::NOT_FOUND), None, None);
     };
     let id = Arc::clone(&component.host.id);
-    match run_component(component, route, found, request, peer, local).await {
+    let deadline = tokio::time::Instant::now() + shared.limits.body_read_timeout;
+    let (head, body) = request.into_parts();
+    let body = match prefetch(body, deadline).await {
+        Ok(body) => body,
+        Err(PrefetchError::TimedOut) => {
+            let message = format!(
+                "Request Timeout: the body did not arrive within {} s.",
+                shared.limits.body_read_timeout.as_secs()
+            );
+            let mut response = error(StatusCode::REQUEST_TIMEOUT, &message);
+            response.headers_mut().insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+            return (response, Some(id), None);
+        }
+        Err(PrefetchError::Failed(failure)) => {
+            tracing::debug!(component = %id, "reading a request body failed: {failure}");
+            return (error(StatusCode::BAD_REQUEST, "The request body could not be read."), Some(id), None);
+        }
+    };
+    let permit = match tokio::time::timeout(shared.limits.queue_timeout, shared.guests.acquire()).await {
+        Ok(Ok(permit)) => permit,
+        _ => {
+            tracing::warn!(component = %id, "every guest is busy: answering 503");
+            let mut response = error(StatusCode::SERVICE_UNAVAILABLE, "The service is busy: retry in a moment.");
+            response.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return (response, Some(id), None);
+        }
+    };
+    let outcome = run_component(component, route, found, Request::from_parts(head, body), peer, local).await;
+    drop(permit);
+    match outcome {
         Ok((response, instantiation)) => (response, Some(id), Some(instantiation)),
-        Err(error) => {
-            tracing::error!(component = %id, "request failed: {error:?}");
+        Err(failure) => {
+            tracing::error!(component = %id, "request failed: {failure:?}");
             (empty(StatusCode::INTERNAL_SERVER_ERROR), Some(id), None)
         }
     }
@@ -149,7 +243,7 @@ async fn run_component(
     component: &Arc<LoadedComponent>,
     route: &Route,
     found: RouteMatch,
-    request: Request<Incoming>,
+    request: Request<GuestBody>,
     peer: SocketAddr,
     local: SocketAddr,
 ) -> anyhow::Result<(Response<ResponseBody>, Duration)> {
@@ -189,13 +283,13 @@ async fn run_component(
 }
 
 /// Adds the headers Spin gives components: the full URL, what the route matched, the client.
-fn with_spin_headers(
-    mut request: Request<Incoming>,
+fn with_spin_headers<B>(
+    mut request: Request<B>,
     route: &Route,
     found: &RouteMatch,
     peer: SocketAddr,
     local: SocketAddr,
-) -> anyhow::Result<Request<Incoming>> {
+) -> anyhow::Result<Request<B>> {
     let host = match request.headers().get(http::header::HOST) {
         Some(host) => host.to_str().context("the Host header is not text")?.to_owned(),
         None => {
@@ -253,4 +347,26 @@ fn empty(status: StatusCode) -> Response<ResponseBody> {
     let mut response = Response::new(Full::new(Bytes::new()).map_err(|never| match never {}).boxed_unsync());
     *response.status_mut() = status;
     response
+}
+
+/// An answer the server gives itself, in the API's error shape and with a trace id, as the
+/// components answer theirs.
+fn error(status: StatusCode, message: &str) -> Response<ResponseBody> {
+    let body = serde_json::json!({ "message": message }).to_string();
+    let mut response = text(status, "application/json", body);
+    response.headers_mut().insert("x-trace-id", trace_id());
+    response
+}
+
+/// A random 32-hex-digit request id.
+fn trace_id() -> HeaderValue {
+    let id = format!("{:032x}", rand_u128());
+    HeaderValue::from_str(&id).expect("hex digits are a valid header value")
+}
+
+fn rand_u128() -> u128 {
+    use platform::{OsRandom, Random};
+    let mut bytes = [0u8; 16];
+    OsRandom.fill(&mut bytes);
+    u128::from_le_bytes(bytes)
 }

@@ -43,6 +43,12 @@ impl SqliteDb {
         Self::configure(open_file(path, Sharing::Processes).map_err(db_error)?)
     }
 
+    /// Opens the database file at `path` the way the Spin CLI opens one for each guest `open`:
+    /// `rusqlite`'s defaults (a 5 s busy timeout), nothing else set.
+    pub fn open_as_spin_does(path: &Path) -> Result<Self, DbError> {
+        Ok(SqliteDb { connection: Connection::open(path).map_err(db_error)? })
+    }
+
     /// A fresh private in-memory database.
     pub fn open_in_memory() -> Result<Self, DbError> {
         Self::configure(Connection::open_in_memory().map_err(db_error)?)

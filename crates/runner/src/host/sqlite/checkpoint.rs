@@ -193,7 +193,7 @@ mod tests {
     fn database_log_after(commits: i64, rewind_interval: Duration) -> u64 {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("test.db");
-        let pool = SqlitePool::new("default", Some(path.clone()));
+        let pool = SqlitePool::with_storage("default", Some(path.clone()), crate::host::sqlite::Storage::Pooled);
         crate::host::sqlite::run_startup_sql(
             &pool,
             &["PRAGMA journal_mode = WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER)".to_owned()],

@@ -10,6 +10,12 @@
 //! connection is back in autocommit mode. A single statement that writes in autocommit mode is
 //! handed to the gate with its connection, and runs in the database's turn, maybe on the thread
 //! of the writer ahead of it.
+//!
+//! That is the runner's own [`Storage::Pooled`] mode. [`Storage::Spin`] does what the Spin CLI
+//! does instead: every `open` opens a fresh connection with SQLite's defaults (as `rusqlite`
+//! opens one: a 5 s busy timeout), each statement runs on a blocking thread, writers contend
+//! through SQLite's own locking, and nothing is kept between requests. Benchmarks report that
+//! mode, since it is what a deployment under Spin costs.
 
 pub mod checkpoint;
 pub mod gate;
@@ -25,19 +31,40 @@ use super::HostState;
 use super::bindings::{fermyon::spin::sqlite as v2, spin::sqlite::sqlite as v3};
 use gate::{Turn, WriteGate};
 
+/// How a database's connections are opened and kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Storage {
+    /// Connections stay open between requests; writers queue at the write gate.
+    #[default]
+    Pooled,
+    /// A fresh connection with SQLite's defaults for every `open`, as the Spin CLI does.
+    Spin,
+}
+
 /// One database of the application, its idle connections and its write gate.
 pub struct SqlitePool {
     label: String,
     /// `None` keeps the database in memory: a fresh, empty one for every `open`, as Spin does
     /// without a state directory.
     path: Option<PathBuf>,
+    storage: Storage,
     idle: Mutex<Vec<(SqliteDb, Settings)>>,
     gate: WriteGate,
 }
 
 impl SqlitePool {
-    pub fn new(label: &str, path: Option<PathBuf>) -> Arc<SqlitePool> {
-        Arc::new(SqlitePool { label: label.to_owned(), path, idle: Mutex::new(Vec::new()), gate: WriteGate::new() })
+    pub fn with_storage(label: &str, path: Option<PathBuf>, storage: Storage) -> Arc<SqlitePool> {
+        Arc::new(SqlitePool {
+            label: label.to_owned(),
+            path,
+            storage,
+            idle: Mutex::new(Vec::new()),
+            gate: WriteGate::new(),
+        })
+    }
+
+    pub fn storage(&self) -> Storage {
+        self.storage
     }
 
     /// The gate writers queue at (the checkpointer takes it too).
@@ -53,8 +80,13 @@ impl SqlitePool {
         self.path.as_ref()
     }
 
-    /// An open connection: an idle one if there is one, else a new one.
+    /// An open connection: an idle one if there is one, else a new one; always a new one, as
+    /// Spin opens it, in [`Storage::Spin`] mode.
     pub fn checkout(self: &Arc<Self>) -> Result<Connection, DbError> {
+        if let (Storage::Spin, Some(path)) = (self.storage, &self.path) {
+            let db = SqliteDb::open_as_spin_does(path)?;
+            return Ok(Connection { db: Some(db), settings: Settings::default(), writing: None, pool: Arc::clone(self) });
+        }
         let idle = lock(&self.idle).pop();
         let (db, settings) = match idle {
             Some(idle) => idle,
@@ -120,6 +152,9 @@ impl Connection {
     /// so the statement runs on the event loop (here, or on the writer ahead at the gate); only
     /// waiting for the gate is asynchronous.
     pub(super) async fn execute(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
+        if self.pool.storage == Storage::Spin {
+            return self.execute_blocking(sql, params).await;
+        }
         let pragma = Pragma::of(&sql);
         // Settings are remembered and answered only outside transactions, where SQLite applies
         // them at once.
@@ -168,6 +203,20 @@ impl Connection {
         result.map_err(|refused| DbError::Busy(refused.to_string()))?
     }
 
+    /// Runs one statement on a blocking thread, as Spin does: a statement that waits for
+    /// another connection's lock (SQLite's busy timeout) holds that thread, not the event loop.
+    async fn execute_blocking(&mut self, sql: String, params: Vec<Value>) -> Result<QueryResult, DbError> {
+        let db = self.db.take().ok_or_else(closed)?;
+        let (db, result) = tokio::task::spawn_blocking(move || {
+            let result = db.execute(&sql, &params);
+            (db, result)
+        })
+        .await
+        .map_err(|error| DbError::Other(format!("the statement's thread failed: {error}")))?;
+        self.db = Some(db);
+        result
+    }
+
     /// Whether the statement writes (or opens a transaction that may).
     fn writes(&self, sql: &str) -> Result<bool, DbError> {
         if opens_transaction(sql) {
@@ -182,6 +231,10 @@ impl Connection {
 impl Drop for Connection {
     fn drop(&mut self) {
         let Some(db) = self.db.take() else { return };
+        if self.pool.storage == Storage::Spin && self.pool.path.is_some() {
+            // Closing the connection rolls back whatever transaction it left open.
+            return;
+        }
         // A guest that began a transaction and never ended it must not hand it to the next
         // request: roll it back first (while still holding the gate).
         let clean = db.connection().is_autocommit() || db.execute("ROLLBACK", &[]).is_ok();
@@ -399,7 +452,7 @@ mod tests {
     /// A fresh pool's first connection (and the directory its file is in).
     fn connection() -> (tempfile::TempDir, Arc<SqlitePool>, Connection) {
         let dir = tempfile::tempdir().unwrap();
-        let pool = SqlitePool::new("default", Some(dir.path().join("test.db")));
+        let pool = SqlitePool::with_storage("default", Some(dir.path().join("test.db")), Storage::Pooled);
         let connection = pool.checkout().unwrap();
         (dir, pool, connection)
     }
@@ -464,6 +517,26 @@ mod tests {
         let refused = try_run(&mut connection, "PRAGMA synchronous = NORMAL");
         assert!(refused.is_err(), "{refused:?}");
         run(&mut connection, "ROLLBACK");
+    }
+
+    #[test]
+    fn in_spin_mode_every_open_is_a_fresh_connection_with_sqlite_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = SqlitePool::with_storage("default", Some(dir.path().join("spin.db")), Storage::Spin);
+        let mut first = pool.checkout().unwrap();
+        run(&mut first, "CREATE TABLE t (v TEXT)");
+        run(&mut first, "PRAGMA busy_timeout = 1234");
+        run(&mut first, "BEGIN");
+        run(&mut first, "INSERT INTO t VALUES ('left open')");
+        drop(first);
+
+        let mut second = pool.checkout().unwrap();
+        // Nothing of the first connection is kept: not its setting, not its transaction.
+        assert_eq!(read(&mut second, "busy_timeout"), Value::Integer(5000));
+        assert_eq!(run(&mut second, "SELECT count(*) FROM t").rows[0].0, vec![Value::Integer(0)]);
+        // SQLite's own automatic checkpoints stay on (the runner's pooled mode turns them off).
+        assert_eq!(read(&mut second, "wal_autocheckpoint"), Value::Integer(1000));
+        assert!(lock(&pool.idle).is_empty());
     }
 
     #[test]
