@@ -182,6 +182,19 @@ fn a_trapping_component_answers_500_and_the_next_request_succeeds() {
 }
 
 #[test]
+#[cfg_attr(spin_host, ignore = "runner-only: the request time budget is the local runner's (--request-timeout)")]
+fn a_guest_that_runs_past_the_request_budget_is_stopped_with_a_504() {
+    let mut app = TestApp::start(Options::probe().arg("--request-timeout").arg("1"));
+    let stopped = app.get("/probe/busy?ms=5000");
+    assert_eq!(stopped.status, 504, "{}", stopped.text());
+    assert_eq!(stopped.header("content-type"), Some("application/json"));
+    assert!(stopped.json()["message"].as_str().unwrap().contains("1 s"), "{}", stopped.text());
+    assert!(stopped.header("x-trace-id").is_some());
+    assert_eq!(app.get("/probe/busy?ms=10").status, 200, "a short computation finishes");
+    assert!(app.is_running());
+}
+
+#[test]
 fn fifty_concurrent_requests_are_all_answered() {
     let app = Arc::new(probe());
     // Every one writes, half to the database and half to the key-value store, so they queue at

@@ -108,6 +108,7 @@ impl App {
         }
 
         let engine = engine(options)?;
+        tick(&engine)?;
         let linker = linker(&engine)?;
         let http_client = crate::host::client::HttpClient::new();
         let work_dir =
@@ -205,9 +206,36 @@ impl App {
     }
 }
 
+/// How often the engine's epoch advances: the granularity of the request time budget.
+const EPOCH_TICK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// How many epoch ticks make `budget`.
+pub fn epoch_ticks(budget: std::time::Duration) -> u64 {
+    u64::try_from(budget.as_millis() / EPOCH_TICK.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+/// Advances `engine`'s epoch every [`EPOCH_TICK`] for as long as the process lives.
+fn tick(engine: &Engine) -> anyhow::Result<()> {
+    let engine = engine.weak();
+    std::thread::Builder::new()
+        .name("epoch".into())
+        .spawn(move || {
+            while let Some(engine) = engine.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .context("cannot start the epoch thread")?;
+    Ok(())
+}
+
 fn engine(options: &LoadOptions) -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
+    // Guests check the epoch at loop heads and calls, so that a request that runs past its
+    // time budget is stopped.
+    config.epoch_interruption(true);
     // Instances come from a pool of pre-reserved slots, so instantiating one per request costs
     // microseconds. The pool bounds how many requests can run at once: the server lets no more
     // run than it has slots (`--max-requests`), so a burst waits or answers 503, never 500.

@@ -163,6 +163,9 @@ struct UpArgs {
     /// The most connections open at once (more wait to be accepted).
     #[arg(long, default_value_t = 4096, env = "GLOSSA_MAX_CONNECTIONS")]
     max_connections: usize,
+    /// Seconds a request may run in its component before it is stopped (504).
+    #[arg(long, default_value_t = 60, env = "GLOSSA_REQUEST_TIMEOUT")]
+    request_timeout: u64,
     /// The most requests running in components at once (more wait, then answer 503).
     #[arg(long, default_value_t = 256, env = "GLOSSA_MAX_REQUESTS")]
     max_requests: usize,
@@ -237,6 +240,7 @@ fn up(args: UpArgs) -> anyhow::Result<()> {
         body_read_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
         max_connections: args.max_connections,
         max_requests: args.max_requests,
+        request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
         ..server::Limits::default()
     };
     let runtime = event_loop()?;

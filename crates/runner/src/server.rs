@@ -11,8 +11,9 @@
 //! too), a body must arrive within the body timeout (see [`crate::body`]), at most
 //! `max_connections` connections are open at once (beyond that, new ones wait in the kernel's
 //! queue), and at most `max_requests` guests run at once: a request that finds them all busy
-//! waits a moment, then answers `503` with `Retry-After`. These answers, which Spin never gives
-//! (408, 503), have the API's error shape, `{"message": ...}`, and an `X-Trace-ID`.
+//! waits a moment, then answers `503` with `Retry-After`; a guest that runs past the request
+//! timeout is stopped (`504` if it has not answered). These answers, which Spin never gives
+//! (408, 503, 504), have the API's error shape, `{"message": ...}`, and an `X-Trace-ID`.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -60,6 +61,9 @@ pub struct Limits {
     pub max_requests: usize,
     /// How long a request waits for a guest to be free before it answers 503.
     pub queue_timeout: Duration,
+    /// How long a guest may run for one request before it is stopped (a `504` if it has not
+    /// answered yet).
+    pub request_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -70,6 +74,7 @@ impl Default for Limits {
             max_connections: 4096,
             max_requests: 256,
             queue_timeout: Duration::from_secs(2),
+            request_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -228,10 +233,16 @@ async fn dispatch(
             return (response, Some(id), None);
         }
     };
-    let outcome = run_component(component, route, found, Request::from_parts(head, body), peer, local).await;
+    let budget = shared.limits.request_timeout;
+    let outcome = run_component(component, route, found, Request::from_parts(head, body), budget, peer, local).await;
     drop(permit);
     match outcome {
         Ok((response, instantiation)) => (response, Some(id), Some(instantiation)),
+        Err(failure) if failure.is::<OverBudget>() => {
+            tracing::warn!(component = %id, "stopped a request after {} s", budget.as_secs());
+            let message = format!("Gateway Timeout: the request did not finish within {} s.", budget.as_secs());
+            (error(StatusCode::GATEWAY_TIMEOUT, &message), Some(id), None)
+        }
         Err(failure) => {
             tracing::error!(component = %id, "request failed: {failure:?}");
             (empty(StatusCode::INTERNAL_SERVER_ERROR), Some(id), None)
@@ -239,17 +250,26 @@ async fn dispatch(
     }
 }
 
+/// A guest stopped because it ran past the request's time budget.
+#[derive(Debug, thiserror::Error)]
+#[error("the request ran past its time budget")]
+struct OverBudget;
+
 async fn run_component(
     component: &Arc<LoadedComponent>,
     route: &Route,
     found: RouteMatch,
     request: Request<GuestBody>,
+    budget: Duration,
     peer: SocketAddr,
     local: SocketAddr,
 ) -> anyhow::Result<(Response<ResponseBody>, Duration)> {
     let request = with_spin_headers(request, route, &found, peer, local)?;
     let mut store = Store::new(component.pre.engine(), HostState::new(Arc::clone(&component.host))?);
     store.limiter(|state| state.limits());
+    // The engine's epoch advances every EPOCH_TICK (see `app::engine`); past the deadline the
+    // guest traps at its next check.
+    store.set_epoch_deadline(crate::app::epoch_ticks(budget));
     let incoming = store.data_mut().http().new_incoming_request(Scheme::Http, request)?;
     let (sender, receiver) = tokio::sync::oneshot::channel();
     let outparam = store.data_mut().http().new_response_outparam(sender)?;
@@ -275,6 +295,9 @@ async fn run_component(
             let outcome = task.await.context("the component's task failed")?;
             let error = match outcome {
                 Ok(()) => anyhow::anyhow!("the component returned without setting a response"),
+                Err(trap) if trap.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt) => {
+                    anyhow::Error::new(OverBudget)
+                }
                 Err(trap) => anyhow::Error::from(trap).context("the component trapped before responding"),
             };
             Err(error)
