@@ -1,7 +1,8 @@
 //! Component `health`: `GET /health` (and `HEAD`), the check operators and monitors call.
 //!
-//! Answers 200 with the report when the database and the key-value store work, 503 with the same
-//! report shape when one of them does not. It needs no key.
+//! Answers 200 with the report when the engine's settings can work and the database and the
+//! key-value store do, 503 with the same report shape when one of them does not (a bad setting
+//! is named in the report's `engine` check). It needs no key.
 
 use api::{ApiError, ApiResponse};
 use health_check::check;

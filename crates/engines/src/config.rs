@@ -41,7 +41,28 @@ pub enum EngineSettings {
 }
 
 impl EngineSettings {
+    /// The engine and its settings the variables describe; every problem names its variable.
     pub fn from_variables(vars: &dyn Variables) -> Result<EngineSettings, ConfigError> {
+        EngineSettings::parse(vars, Secrets::Read)
+    }
+
+    /// Checks the variables as [`EngineSettings::from_variables`] does, without reading the
+    /// secret among them (`openai_api_key`, which any value suits), and answers the chosen
+    /// engine's name: for the health check, which never sends anything to the engine.
+    pub fn check_variables(vars: &dyn Variables) -> Result<&'static str, ConfigError> {
+        Ok(EngineSettings::parse(vars, Secrets::Skip)?.engine_name())
+    }
+
+    /// The chosen engine's name, as the `engine` variable spells it.
+    pub fn engine_name(&self) -> &'static str {
+        match self {
+            EngineSettings::Deterministic => deterministic::NAME,
+            EngineSettings::Apertium(_) => apertium::NAME,
+            EngineSettings::OpenAi(_) => openai::NAME,
+        }
+    }
+
+    fn parse(vars: &dyn Variables, secrets: Secrets) -> Result<EngineSettings, ConfigError> {
         let expected = "one of apertium, openai, deterministic";
         let engine =
             read(vars, ENGINE_VARIABLE)?.ok_or(ConfigError::Missing { variable: ENGINE_VARIABLE, expected })?;
@@ -64,7 +85,10 @@ impl EngineSettings {
                 Ok(EngineSettings::OpenAi(OpenAiSettings {
                     url: parse_url(OPENAI_URL_VARIABLE, &url)?,
                     model,
-                    api_key: read(vars, OPENAI_API_KEY_VARIABLE)?,
+                    api_key: match secrets {
+                        Secrets::Read => read(vars, OPENAI_API_KEY_VARIABLE)?,
+                        Secrets::Skip => None,
+                    },
                     timeout: timeout(vars)?,
                 }))
             }
@@ -83,6 +107,13 @@ impl EngineSettings {
             EngineSettings::OpenAi(settings) => Box::new(OpenAiEngine::new(settings, http)),
         }
     }
+}
+
+/// Whether parsing reads the secret variables.
+#[derive(Clone, Copy)]
+enum Secrets {
+    Read,
+    Skip,
 }
 
 /// The engine the variables of `services` choose, sending through its outbound HTTP and caching
@@ -241,6 +272,44 @@ mod tests {
         }
         let error = EngineSettings::from_variables(&Broken).unwrap_err();
         assert!(matches!(error, ConfigError::Unreadable { variable: "engine", .. }), "{error:?}");
+    }
+
+    #[test]
+    fn checking_the_variables_names_the_engine_or_the_problem_without_reading_the_key() {
+        /// Variables that fail the test if the API key is read.
+        struct NoSecrets(HashMap<String, String>);
+        impl Variables for NoSecrets {
+            fn get(&self, name: &str) -> Result<Option<String>, VarError> {
+                assert_ne!(name, OPENAI_API_KEY_VARIABLE, "the check read the secret");
+                self.0.get(name).map(|value| Ok(Some(value.clone()))).unwrap_or(Ok(None))
+            }
+        }
+        let check = |pairs: &[(&str, &str)]| EngineSettings::check_variables(&NoSecrets(vars(pairs)));
+        assert_eq!(check(&[("engine", "deterministic")]), Ok("deterministic"));
+        assert_eq!(check(&[("engine", "apertium"), ("apertium_url", "http://apy:2737")]), Ok("apertium"));
+        assert_eq!(check(&[("engine", "openai"), ("openai_url", "http://llm"), ("openai_model", "m")]), Ok("openai"));
+        assert_eq!(check(&[("engine", "google")]).unwrap_err().variable(), "engine");
+        assert_eq!(
+            check(&[("engine", "apertium"), ("apertium_url", "apy:2737")]).unwrap_err().variable(),
+            "apertium_url"
+        );
+        assert_eq!(
+            check(&[("engine", "openai"), ("openai_url", "http://llm")]).unwrap_err().variable(),
+            "openai_model"
+        );
+        assert_eq!(
+            check(&[
+                ("engine", "openai"),
+                ("openai_url", "http://llm"),
+                ("openai_model", "m"),
+                ("engine_timeout_ms", "x")
+            ])
+            .unwrap_err()
+            .variable(),
+            "engine_timeout_ms"
+        );
+        // The settings name their engine as the variable spells it.
+        assert_eq!(parse(&[("engine", "apertium")]).unwrap().engine_name(), "apertium");
     }
 
     #[test]

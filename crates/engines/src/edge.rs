@@ -7,12 +7,16 @@ use crate::{ConfigError, EngineError};
 /// What every client hears when the engine cannot serve a request: nothing internal.
 const UNAVAILABLE: &str = "The translation engine is unavailable right now; try again later.";
 
-/// An unusable engine configuration is the operator's to fix: logged, answered with a generic
-/// 500.
+/// An unusable engine configuration is the operator's to fix, and no retry helps until they do:
+/// every request that needs the engine answers 503 naming the variable and the problem (never a
+/// secret or a URL, see [`ConfigError::problem`]), and the whole cause goes to the log.
 impl From<ConfigError> for ApiError {
     fn from(error: ConfigError) -> ApiError {
         eprintln!("configuration: {error}");
-        ApiError::new(500, api::INTERNAL_ERROR_MESSAGE)
+        ApiError::unavailable(format!(
+            "The translation engine is not configured correctly: {}. An operator must fix this setting.",
+            error.problem()
+        ))
     }
 }
 
@@ -56,8 +60,34 @@ mod tests {
     }
 
     #[test]
-    fn a_configuration_error_is_a_generic_500() {
-        let error = ApiError::from(ConfigError::Missing { variable: "engine", expected: "an engine" });
-        assert_eq!((error.status, error.message.as_str()), (500, api::INTERNAL_ERROR_MESSAGE));
+    fn a_configuration_error_is_a_503_naming_the_variable_and_the_problem() {
+        let error = ApiError::from(ConfigError::Invalid {
+            variable: "engine",
+            reason: "unknown engine \"google\"; expected one of apertium, openai, deterministic".into(),
+        });
+        assert_eq!(error.status, 503);
+        assert_eq!(
+            error.message,
+            "The translation engine is not configured correctly: variable `engine`: unknown engine \"google\"; \
+             expected one of apertium, openai, deterministic. An operator must fix this setting."
+        );
+        let missing =
+            ApiError::from(ConfigError::Missing { variable: "openai_model", expected: "the name of a model" });
+        assert_eq!(missing.status, 503);
+        assert!(missing.message.contains("variable `openai_model` is not set"), "{}", missing.message);
+    }
+
+    #[test]
+    fn an_unreadable_variable_keeps_the_hosts_cause_to_the_log() {
+        let error = ConfigError::Unreadable {
+            variable: "openai_api_key",
+            source: platform::VarError::Provider("vault at 10.0.0.7 sealed".into()),
+        };
+        // What the log gets (see the `From` above): the cause included.
+        assert!(error.to_string().contains("vault at 10.0.0.7 sealed"), "{error}");
+        let answer = ApiError::from(error);
+        assert_eq!(answer.status, 503);
+        assert!(answer.message.contains("variable `openai_api_key` could not be read"), "{}", answer.message);
+        assert!(!answer.message.contains("10.0.0.7"), "{}", answer.message);
     }
 }

@@ -40,6 +40,16 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// What is wrong, for the API's answers and the health report: the variable and the problem,
+    /// without the host's cause of an unreadable variable (which goes only to the log). No
+    /// variant quotes a secret or a URL.
+    pub fn problem(&self) -> String {
+        match self {
+            ConfigError::Unreadable { variable, .. } => format!("variable `{variable}` could not be read"),
+            other => other.to_string(),
+        }
+    }
+
     /// The variable this error is about.
     pub fn variable(&self) -> &'static str {
         match self {

@@ -1,14 +1,20 @@
 //! The health check behind `GET /health`.
 //!
 //! A check that only answers "ok" proves little, so this one exercises every host service a request
-//! relies on: it reads the `deployment_name` variable, records the check in the database (one
+//! relies on: it reads the `deployment_name` variable, checks the engine's settings (the variables
+//! `engine` and those of the engine it names, parsed as a translation parses them, without
+//! reading the secret API key or calling the engine), records the check in the database (one
 //! upsert that returns the running count) and in the key-value store (the time of the previous
 //! check), and reports what it found. Operators point load balancers and monitors at it; the
 //! counters also show that data survives restarts.
+//!
+//! A setting that cannot work fails the `engine` check, which names the variable and the problem
+//! (never a secret or a URL): every request that needs the engine answers 503 until it is fixed.
 
 use std::time::SystemTime;
 
-use platform::{Database, KeyValue, Services, Value};
+use engines::EngineSettings;
+use platform::{Database, KeyValue, Services, Value, Variables};
 use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -36,8 +42,24 @@ pub struct Report {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Checks {
+    pub engine: EngineCheck,
     pub database: DatabaseCheck,
     pub key_value: KeyValueCheck,
+}
+
+/// Whether the engine's settings can work (the engine itself is not called).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineCheck {
+    pub status: &'static str,
+    /// The engine the settings choose, when they can work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<&'static str>,
+    /// The variable at fault, when they cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variable: Option<&'static str>,
+    /// What is wrong with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -71,6 +93,7 @@ pub fn check(services: &Services<'_>) -> Report {
         eprintln!("health: reading variable {DEPLOYMENT_VARIABLE}: {error}");
         None
     });
+    let engine = check_engine(services.vars);
     let database = match record_in_database(services.db, &checked_at) {
         Ok(count) => DatabaseCheck { status: "ok", checks_recorded: Some(count) },
         Err(error) => {
@@ -85,12 +108,27 @@ pub fn check(services: &Services<'_>) -> Report {
             KeyValueCheck { status: "error", previous_check_at: None }
         }
     };
-    let healthy = database.status == "ok" && key_value.status == "ok";
+    let healthy = engine.status == "ok" && database.status == "ok" && key_value.status == "ok";
     Report {
         status: if healthy { "ok" } else { "unavailable" },
         deployment,
         checked_at,
-        checks: Checks { database, key_value },
+        checks: Checks { engine, database, key_value },
+    }
+}
+
+fn check_engine(vars: &dyn Variables) -> EngineCheck {
+    match EngineSettings::check_variables(vars) {
+        Ok(engine) => EngineCheck { status: "ok", engine: Some(engine), variable: None, message: None },
+        Err(error) => {
+            eprintln!("health: engine configuration: {error}");
+            EngineCheck {
+                status: "error",
+                engine: None,
+                variable: Some(error.variable()),
+                message: Some(error.problem()),
+            }
+        }
     }
 }
 
@@ -121,8 +159,11 @@ mod tests {
 
     const MIGRATION: &str = include_str!("../../../sql/0001_health.sql");
 
+    /// A host whose engine settings can work.
     fn host(unix_seconds: u64) -> NativeHost {
-        NativeHost::in_memory(&[MIGRATION], FixedClock::at_unix(unix_seconds)).unwrap()
+        let mut host = NativeHost::in_memory(&[MIGRATION], FixedClock::at_unix(unix_seconds)).unwrap();
+        host.vars.insert("engine".to_owned(), "deterministic".to_owned());
+        host
     }
 
     #[test]
@@ -136,6 +177,10 @@ mod tests {
         let second = check(&services);
 
         assert!(first.is_healthy());
+        assert_eq!(
+            first.checks.engine,
+            EngineCheck { status: "ok", engine: Some("deterministic"), variable: None, message: None }
+        );
         assert_eq!(first.deployment.as_deref(), Some("eu-1"));
         assert_eq!(first.checked_at, "2023-11-14T22:13:20Z");
         assert_eq!(first.checks.database.checks_recorded, Some(1));
@@ -162,5 +207,36 @@ mod tests {
         assert_eq!(report.checks.key_value.status, "ok");
         let json = serde_json::to_string(&report).unwrap();
         assert!(!json.contains("secret-path"), "{json}");
+    }
+
+    #[test]
+    fn engine_settings_that_cannot_work_fail_the_check_naming_the_variable() {
+        // (the variables, the variable at fault, part of the problem)
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+        let cases: &[Case] = &[
+            (&[("engine", "google")], "engine", "unknown engine \"google\""),
+            (&[], "engine", "variable `engine` is not set"),
+            (&[("engine", "apertium"), ("apertium_url", "ftp://user:hunter2@apy")], "apertium_url", "absolute http"),
+            (&[("engine", "apertium"), ("engine_timeout_ms", "soon")], "engine_timeout_ms", "milliseconds"),
+            (
+                &[("engine", "openai"), ("openai_url", "https://llm"), ("openai_api_key", "sk-secret")],
+                "openai_model",
+                "not set",
+            ),
+        ];
+        for (variables, variable, problem) in cases {
+            let mut host = host(0);
+            host.vars = variables.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect();
+            let report = check(&host.services());
+            assert!(!report.is_healthy(), "{variables:?}");
+            assert_eq!(report.checks.engine.status, "error");
+            assert_eq!(report.checks.engine.variable, Some(*variable));
+            let message = report.checks.engine.message.as_deref().unwrap_or_default();
+            assert!(message.contains(problem), "{message}");
+            // The other checks still ran, and nothing secret is reported.
+            assert_eq!((report.checks.database.status, report.checks.key_value.status), ("ok", "ok"));
+            let json = serde_json::to_string(&report).unwrap();
+            assert!(!json.contains("hunter2") && !json.contains("sk-secret"), "{json}");
+        }
     }
 }

@@ -6,10 +6,10 @@
 //! in matching.
 //!
 //! **Invariant:** whenever the matcher finds an entry in a text, the entry's [`first_key`] is
-//! among the text's [`text_keys`]. The matcher looks up its candidates by the same key at every
-//! place a term may start, a match compares lower-cased characters one by one (which keeps word
-//! classes, see the test in `words`), and a match ends where a word may end, which is where a
-//! token ends.
+//! among the text's [`text_keys`]. A match starts where a term may start (where the text's keys
+//! are taken), compares lower-cased characters one by one (which keeps word classes, see the test
+//! in `words`), and ends where a word may end, which is where a token ends: so the entry's first
+//! token is the text's token there. The tests below check this against random texts and terms.
 
 use std::collections::BTreeSet;
 
@@ -79,6 +79,7 @@ pub(crate) fn push_key(text: &str, key: &mut String) {
 mod tests {
     use super::*;
     use crate::GlossaryMatcher;
+    use crate::test_support::random_cases;
 
     fn glossary(sources: &[&str]) -> Vec<(String, String)> {
         sources.iter().enumerate().map(|(index, source)| (source.to_string(), format!("t{index}"))).collect()
@@ -207,54 +208,8 @@ mod tests {
 
     #[test]
     fn filtering_by_text_keys_never_changes_the_matches_of_random_texts() {
-        // Texts and terms drawn from pieces that stress case, punctuation, scripts and
-        // placeholders; a fixed seed keeps the test reproducible.
-        const PIECES: &[&str] = &[
-            "a", "A", "b", "B", "ab", "AB", "Ab", " ", " ", "  ", ".", ". ", "-", "+", "'", "«", "»", "(", ")", "東",
-            "京", "は", "ก", "é", "É", "İ", "i", "\u{212A}", "k", "ß", "ẞ", "<g1>", "</g1>", "<x2/>", "<g", "1", "?",
-            "\u{301}",
-        ];
-        let mut random = XorShift(0x2545_f491_4f6c_dd1d);
-        let mut total = 0;
-        for _ in 0..200 {
-            let mut sources: Vec<String> = (0..12).map(|_| random.pieces(PIECES, 4).concat()).collect();
-            for _ in 0..10 {
-                let pieces = random.pieces(PIECES, 30);
-                // Some terms are pieces of the text, in its case or another, so that many match.
-                for _ in 0..3 {
-                    let from = random.below(pieces.len());
-                    let to = from + 1 + random.below(pieces.len() - from);
-                    let term = pieces[from..to].concat();
-                    sources.push(match random.below(3) {
-                        0 => term.to_uppercase(),
-                        1 => term.to_lowercase(),
-                        _ => term,
-                    });
-                }
-                let entries: Vec<(String, String)> =
-                    sources.iter().enumerate().map(|(index, source)| (source.clone(), format!("t{index}"))).collect();
-                total += check(&entries, &pieces.concat());
-                sources.truncate(12);
-            }
-        }
+        // A fixed seed keeps the test reproducible.
+        let total: usize = random_cases(0x2545_f491_4f6c_dd1d).iter().map(|(entries, text)| check(entries, text)).sum();
         assert!(total > 1000, "only {total} terms found: the test checks too little");
-    }
-
-    /// Xorshift64: reproducible pseudo-random numbers for the randomised test.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % bound as u64) as usize
-        }
-
-        /// One to `most` pieces drawn from `pieces`.
-        fn pieces(&mut self, pieces: &[&'static str], most: usize) -> Vec<&'static str> {
-            let count = 1 + self.below(most);
-            (0..count).map(|_| pieces[self.below(pieces.len())]).collect()
-        }
     }
 }

@@ -1,54 +1,81 @@
 //! The glossary matcher: finds a glossary's source terms in a text in one pass.
 
-use std::cmp::Reverse;
 use std::collections::HashMap;
 
-use crate::keys::{first_key, push_key};
+use crate::automaton::Automaton;
 use crate::placeholder::{Segment, split_placeholders};
-use crate::words::{SentenceStart, capitalise, ends_word, lower, starts_word};
+use crate::words::{SentenceStart, capitalise, ends_word, lower, lower_text, starts_word};
 
 /// A glossary prepared for matching.
 ///
-/// Entries are filed by their [`first_key`] and by their lower-cased source term, so a text is
-/// scanned once whatever the glossary's size: at each place a term may start, the text's key
-/// gives the lengths of the terms filed under it, and one lookup per length finds the entries
-/// spelled like the text there. The matching rules are in the [crate documentation](crate).
+/// The distinct lower-cased source terms make one Aho-Corasick automaton (leftmost-longest,
+/// anchored searches). A text is lower-cased once; at each place a term may start, one anchored
+/// search walks the automaton along the text for as long as some term may still match, and
+/// finds the longest term there. So a text costs time linear in its length (times at most the
+/// length of the longest term), whatever the glossary's size and however many terms it holds;
+/// building the automaton costs time linear in the glossary's size. The matching rules are in
+/// the [crate documentation](crate).
 #[derive(Debug, Clone)]
 pub struct GlossaryMatcher<'g> {
     glossary: &'g [(String, String)],
-    /// The distinct lengths in characters of the source terms filed under each key, longest first.
-    lengths_by_key: HashMap<String, Vec<usize>>,
-    /// The entries by lower-cased source term, each list in the glossary's order.
-    entries_by_term: HashMap<String, Vec<usize>>,
+    /// The distinct lower-cased source terms; `None` when no entry can ever match.
+    automaton: Option<Automaton>,
+    /// The entries of every pattern of the automaton, each pattern's in the glossary's order:
+    /// pattern `p`'s are `entries[starts[p]..starts[p + 1]]`.
+    entries: Vec<usize>,
+    starts: Vec<usize>,
 }
 
 impl<'g> GlossaryMatcher<'g> {
     /// Prepares a glossary of (source term, target term) pairs; entries are referred to by their
     /// index in `glossary`.
+    ///
+    /// # Panics
+    ///
+    /// When the source terms add up to gigabytes, far beyond what a glossary can hold (see
+    /// `automaton.rs`).
     pub fn new(glossary: &'g [(String, String)]) -> Self {
-        let mut lengths_by_key: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut entries_by_term: HashMap<String, Vec<usize>> = HashMap::new();
-        for (entry, (source, _)) in glossary.iter().enumerate() {
+        // Every entry that may match, with its lower-cased source term.
+        let lowered: Vec<(usize, String)> = glossary
+            .iter()
+            .enumerate()
             // An empty term would match everywhere, and matches never start at whitespace.
-            if source.is_empty() || source.starts_with(char::is_whitespace) {
-                continue;
-            }
-            let lengths = lengths_by_key.entry(first_key(source)).or_default();
-            let length = source.chars().count();
-            if !lengths.contains(&length) {
-                lengths.push(length);
-            }
-            entries_by_term.entry(source.chars().map(lower).collect()).or_default().push(entry);
+            .filter(|(_, (source, _))| !source.is_empty() && !source.starts_with(char::is_whitespace))
+            .map(|(entry, (source, _))| (entry, source.chars().map(lower).collect()))
+            .collect();
+        // The distinct lower-cased terms are the automaton's patterns; `filed` pairs every entry
+        // with its pattern.
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut pattern_of: HashMap<&str, usize> = HashMap::with_capacity(lowered.len());
+        let mut filed: Vec<(usize, usize)> = Vec::with_capacity(lowered.len());
+        for (entry, term) in &lowered {
+            let pattern = *pattern_of.entry(term).or_insert_with(|| {
+                patterns.push(term);
+                patterns.len() - 1
+            });
+            filed.push((pattern, *entry));
         }
-        for lengths in lengths_by_key.values_mut() {
-            lengths.sort_unstable_by(|left, right| right.cmp(left));
+        // Each pattern's entries, in the glossary's order (a counting sort, which is stable).
+        let mut starts = vec![0; patterns.len() + 1];
+        for &(pattern, _) in &filed {
+            starts[pattern + 1] += 1;
         }
-        GlossaryMatcher { glossary, lengths_by_key, entries_by_term }
+        for pattern in 0..patterns.len() {
+            starts[pattern + 1] += starts[pattern];
+        }
+        let mut next = starts.clone();
+        let mut entries = vec![0; filed.len()];
+        for (pattern, entry) in filed {
+            entries[next[pattern]] = entry;
+            next[pattern] += 1;
+        }
+        let automaton = (!patterns.is_empty()).then(|| Automaton::anchored_longest(&patterns));
+        GlossaryMatcher { glossary, automaton, entries, starts }
     }
 
     /// Whether no entry can ever match (the glossary is empty, or has only empty source terms).
     pub fn is_empty(&self) -> bool {
-        self.entries_by_term.is_empty()
+        self.automaton.is_none()
     }
 
     /// The target term of `entry` for an occurrence: as the glossary defines it, or with its
@@ -66,13 +93,11 @@ impl<'g> GlossaryMatcher<'g> {
     /// and placeholders put together with the terms' source occurrences give the text back.
     pub fn segments<'t>(&self, text: &'t str) -> Vec<Segment<'t>> {
         let pieces = split_placeholders(text);
-        if self.is_empty() {
-            return pieces;
-        }
+        let Some(automaton) = &self.automaton else { return pieces };
         let mut scan = Scan::default();
         for piece in pieces {
             match piece {
-                Segment::Plain(plain) => self.find_terms(plain, &mut scan),
+                Segment::Plain(plain) => self.find_terms(automaton, plain, &mut scan),
                 other => scan.segments.push(other),
             }
         }
@@ -93,26 +118,31 @@ impl<'g> GlossaryMatcher<'g> {
     }
 
     /// Finds the terms of a run without placeholders.
-    fn find_terms<'t>(&self, text: &'t str, scan: &mut Scan<'t>) {
+    fn find_terms<'t>(&self, automaton: &Automaton, text: &'t str, scan: &mut Scan<'t>) {
+        lower_text(text, &mut scan.lowered, &mut scan.original);
         let mut plain_from = 0;
         let mut at = 0;
+        // Where `at` is in the lower-cased run.
+        let mut lowered_at = 0;
         // A word may start at the beginning of the run: a placeholder separates words.
         let mut previous: Option<char> = None;
         while let Some(current) = text[at..].chars().next() {
             if !current.is_whitespace()
                 && starts_word(previous, current)
-                && let Some((entry, len)) = self.match_at(&text[at..], scan)
+                && let Some((pattern, lowered_end)) = self.match_at(automaton, &scan.lowered, lowered_at)
             {
+                let end = scan.original[lowered_end];
+                let occurrence = &text[at..end];
+                let entry = self.best_entry(pattern, occurrence);
                 if plain_from < at {
                     scan.segments.push(Segment::Plain(&text[plain_from..at]));
                 }
-                let occurrence = &text[at..at + len];
                 let capitalised = scan.sentence.here()
                     && occurrence.starts_with(char::is_uppercase)
                     && self.glossary[entry].1.starts_with(char::is_lowercase);
                 scan.segments.push(Segment::Term { entry, capitalised });
                 occurrence.chars().for_each(|character| scan.sentence.feed(character));
-                at += len;
+                (at, lowered_at) = (end, lowered_end);
                 plain_from = at;
                 previous = occurrence.chars().next_back();
                 continue;
@@ -120,74 +150,72 @@ impl<'g> GlossaryMatcher<'g> {
             scan.sentence.feed(current);
             previous = Some(current);
             at += current.len_utf8();
+            lowered_at += lower(current).len_utf8();
         }
         if plain_from < text.len() {
             scan.segments.push(Segment::Plain(&text[plain_from..]));
         }
     }
 
-    /// The best entry matching at the start of `rest`, as (entry, byte length in `rest`): the
-    /// longest, then an exact-case one, then the first in the glossary.
-    fn match_at(&self, rest: &str, scan: &mut Scan<'_>) -> Option<(usize, usize)> {
-        scan.key.clear();
-        push_key(rest, &mut scan.key);
-        let lengths = self.lengths_by_key.get(scan.key.as_str())?;
-        let longest = *lengths.first()?;
-        // `rest` lower-cased up to the longest term, and where each character ends in both.
-        scan.lowered.clear();
-        scan.ends.clear();
-        for (at, character) in rest.char_indices().take(longest) {
-            scan.lowered.push(lower(character));
-            scan.ends.push(End { text: at + character.len_utf8(), lowered: scan.lowered.len(), last: character });
-        }
-        let mut best: Option<(usize, bool, usize)> = None;
-        for &length in lengths {
-            let Some(&End { text: len, lowered, last }) = scan.ends.get(length - 1) else { continue };
-            if !ends_word(last, rest[len..].chars().next()) {
-                continue;
+    /// The longest term that starts at `from` in the lower-cased run `lowered` and ends where a
+    /// word may end, as (its pattern, where it ends in `lowered`).
+    ///
+    /// Word boundaries are judged on the lower-cased characters: lower-casing keeps every
+    /// character's word class (see `words`).
+    fn match_at(&self, automaton: &Automaton, lowered: &str, from: usize) -> Option<(usize, usize)> {
+        let mut until = lowered.len();
+        loop {
+            let (pattern, end) = automaton.longest_at(lowered, from..until)?;
+            let last = lowered[..end].chars().next_back()?;
+            if ends_word(last, lowered[end..].chars().next()) {
+                return Some((pattern, end));
             }
-            let Some(entries) = self.entries_by_term.get(&scan.lowered[..lowered]) else { continue };
-            let occurrence = &rest[..len];
-            let (entry, exact) = match entries.iter().find(|&&entry| self.glossary[entry].0 == occurrence) {
-                Some(&entry) => (entry, true),
-                None => (entries[0], false),
-            };
-            let better = match best {
-                None => true,
-                Some((best_len, best_exact, best_entry)) => {
-                    (len, exact, Reverse(entry)) > (best_len, best_exact, Reverse(best_entry))
-                }
-            };
-            if better {
-                best = Some((len, exact, entry));
-            }
+            // The longest term ending at the last place before `end` where a word may end, if any:
+            // each retry searches a shorter span, at most once per word end inside the term.
+            until = from + last_word_end(&lowered[from..end])?;
         }
-        best.map(|(len, _, entry)| (entry, len))
+    }
+
+    /// The entry a pattern's occurrence stands for: the first spelled exactly as the occurrence,
+    /// or else the first of the pattern in the glossary.
+    fn best_entry(&self, pattern: usize, occurrence: &str) -> usize {
+        let entries = &self.entries[self.starts[pattern]..self.starts[pattern + 1]];
+        entries.iter().copied().find(|&entry| self.glossary[entry].0 == occurrence).unwrap_or(entries[0])
     }
 }
 
+/// The last place inside `span` (not its start or its end) where a word may end.
+fn last_word_end(span: &str) -> Option<usize> {
+    let mut next: Option<char> = None;
+    for (at, character) in span.char_indices().rev() {
+        if let Some(next) = next
+            && ends_word(character, Some(next))
+        {
+            return Some(at + character.len_utf8());
+        }
+        next = Some(character);
+    }
+    None
+}
+
 /// The state of one [`GlossaryMatcher::segments`] call, carried across placeholders, and scratch
-/// space reused at every place a term may start.
+/// space reused for every run.
 #[derive(Default)]
 struct Scan<'t> {
     sentence: SentenceStart,
-    key: String,
+    /// The current run, lower-cased character by character.
     lowered: String,
-    ends: Vec<End>,
+    /// Where each character of `lowered` starts in the run (and the run's length at the end).
+    original: Vec<usize>,
     segments: Vec<Segment<'t>>,
-}
-
-/// Where one character of a text ends, in the text and in its lower-cased copy.
-#[derive(Clone, Copy)]
-struct End {
-    text: usize,
-    lowered: usize,
-    last: char,
 }
 
 #[cfg(test)]
 mod tests {
+    use std::cmp::Reverse;
+
     use super::*;
+    use crate::test_support::random_cases;
 
     fn glossary(entries: &[(&str, &str)]) -> Vec<(String, String)> {
         entries.iter().map(|(source, target)| (source.to_string(), target.to_string())).collect()
@@ -373,6 +401,139 @@ mod tests {
             ["Casa", "Glossa", "casa roja", "casa"]
         );
         assert!(matcher.expected_terms("<g1>nothing</g1>").is_empty());
+    }
+
+    #[test]
+    fn a_longest_term_that_does_not_end_a_word_gives_way_to_the_longest_that_does() {
+        let entries = glossary(&[("a b c d", "1"), ("a b", "2"), ("a", "3"), ("a b c de", "4")]);
+        let matcher = GlossaryMatcher::new(&entries);
+        // `a b c d` runs on into `dx`, and no term ends at `a b c`: `a b` is the longest that fits.
+        assert_eq!(matcher.segments("a b c dx"), [term(1, false), Segment::Plain(" c dx")]);
+        assert_eq!(matcher.segments("a b c d."), [term(0, false), Segment::Plain(".")]);
+        assert_eq!(matcher.segments("a b c def"), [term(1, false), Segment::Plain(" c def")]);
+        assert_eq!(matcher.segments("a bc"), [term(2, false), Segment::Plain(" bc")]);
+        assert_eq!(matcher.segments("ab"), [Segment::Plain("ab")]);
+    }
+
+    #[test]
+    fn characters_whose_lower_case_is_shorter_keep_the_places_right() {
+        // `İ` and the Kelvin sign lower-case to one byte: places in the text are not places in
+        // its lower-cased copy.
+        let entries = glossary(&[("house", "casa"), ("\u{212A}İ", "ki")]);
+        let matcher = GlossaryMatcher::new(&entries);
+        assert_eq!(
+            matcher.segments("İİ\u{212A} house, \u{212A}İ kİ"),
+            [
+                Segment::Plain("İİ\u{212A} "),
+                term(0, false),
+                Segment::Plain(", "),
+                term(1, false),
+                Segment::Plain(" "),
+                term(1, false),
+            ]
+        );
+    }
+
+    /// The matching rules applied the slow and obvious way: every entry tried at every place.
+    fn reference_segments<'t>(entries: &[(String, String)], text: &'t str) -> Vec<Segment<'t>> {
+        let mut out = Vec::new();
+        let mut sentence = SentenceStart::default();
+        for piece in split_placeholders(text) {
+            let Segment::Plain(run) = piece else {
+                out.push(piece);
+                continue;
+            };
+            let (mut at, mut plain_from, mut previous) = (0, 0, None);
+            while let Some(current) = run[at..].chars().next() {
+                let mut best: Option<(usize, bool, Reverse<usize>)> = None;
+                if !current.is_whitespace() && starts_word(previous, current) {
+                    for (entry, (source, _)) in entries.iter().enumerate() {
+                        if source.is_empty() || source.starts_with(char::is_whitespace) {
+                            continue;
+                        }
+                        let mut len = 0;
+                        let mut chars = run[at..].chars();
+                        let same = source.chars().all(|wanted| {
+                            chars.next().is_some_and(|found| {
+                                len += found.len_utf8();
+                                lower(found) == lower(wanted)
+                            })
+                        });
+                        let last = run[..at + len].chars().next_back();
+                        if same && last.is_some_and(|last| ends_word(last, run[at + len..].chars().next())) {
+                            let candidate = (len, *source == run[at..at + len], Reverse(entry));
+                            best = best.max(Some(candidate));
+                        }
+                    }
+                }
+                match best {
+                    Some((len, _, Reverse(entry))) => {
+                        if plain_from < at {
+                            out.push(Segment::Plain(&run[plain_from..at]));
+                        }
+                        let occurrence = &run[at..at + len];
+                        let capitalised = sentence.here()
+                            && occurrence.starts_with(char::is_uppercase)
+                            && entries[entry].1.starts_with(char::is_lowercase);
+                        out.push(Segment::Term { entry, capitalised });
+                        occurrence.chars().for_each(|character| sentence.feed(character));
+                        previous = occurrence.chars().next_back();
+                        at += len;
+                        plain_from = at;
+                    }
+                    None => {
+                        sentence.feed(current);
+                        previous = Some(current);
+                        at += current.len_utf8();
+                    }
+                }
+            }
+            if plain_from < run.len() {
+                out.push(Segment::Plain(&run[plain_from..]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_automaton_finds_what_trying_every_entry_everywhere_finds() {
+        let mut found = 0;
+        for (mut entries, text) in random_cases(0x9e37_79b9_7f4a_7c15) {
+            // Some targets start lower-case, so that capitalisation is exercised too.
+            for (index, (_, target)) in entries.iter_mut().enumerate() {
+                if index % 2 == 0 {
+                    *target = target.to_uppercase();
+                }
+            }
+            let segments = GlossaryMatcher::new(&entries).segments(&text);
+            assert_eq!(segments, reference_segments(&entries, &text), "{text:?} with {entries:?}");
+            found += segments.iter().filter(|segment| matches!(segment, Segment::Term { .. })).count();
+        }
+        assert!(found > 1000, "only {found} terms found: the test checks too little");
+    }
+
+    #[test]
+    fn a_text_with_fifteen_thousand_distinct_terms_finds_each_once() {
+        // A 20,000-entry glossary and a text of 15,000 distinct terms (a scan per term would cost
+        // the text's length times the terms found), with words between them and sentence ends.
+        let entries: Vec<(String, String)> =
+            (0..20_000).map(|index| (format!("Term{index}x"), format!("ziel{index}"))).collect();
+        let matcher = GlossaryMatcher::new(&entries);
+        let mut text = String::new();
+        for index in 0..15_000 {
+            text.push_str(if index % 10 == 0 { "Then term" } else { " and TERM" });
+            text.push_str(&format!("{index}X{}", if index % 10 == 9 { "." } else { "" }));
+        }
+        let expected = matcher.expected_terms(&text);
+        assert_eq!(expected.len(), 15_000);
+        for (index, target) in expected.iter().enumerate() {
+            assert_eq!(*target, format!("ziel{index}"), "no term starts a sentence");
+        }
+        let segments = matcher.segments(&text);
+        // A plain run before each term, and the last sentence's full stop.
+        assert_eq!(segments.len(), 30_001);
+        assert_eq!(&segments[..2], [Segment::Plain("Then "), term(0, false)]);
+        assert_eq!(segments.last(), Some(&Segment::Plain(".")));
     }
 
     #[test]

@@ -56,7 +56,25 @@ pub(crate) fn lower(character: char) -> char {
     character.to_lowercase().next().unwrap_or(character)
 }
 
+/// Lower-cases `text` character by character into `lowered` (see [`lower`]), and records in
+/// `original`, for every byte of `lowered`, where the character it belongs to starts in `text`,
+/// plus `text.len()` at the end: a place between characters in `lowered` maps back to `text`.
+/// Both buffers are cleared first.
+pub(crate) fn lower_text(text: &str, lowered: &mut String, original: &mut Vec<usize>) {
+    lowered.clear();
+    original.clear();
+    lowered.reserve(text.len());
+    original.reserve(text.len() + 1);
+    for (at, character) in text.char_indices() {
+        let character = lower(character);
+        lowered.push(character);
+        original.resize(original.len() + character.len_utf8(), at);
+    }
+    original.push(text.len());
+}
+
 /// Whether two characters are equal once lower-cased.
+#[cfg(test)]
 pub(crate) fn same_ignoring_case(left: char, right: char) -> bool {
     left == right || lower(left) == lower(right)
 }
@@ -146,6 +164,18 @@ mod tests {
         assert_eq!(lower('\u{212A}'), 'k', "the Kelvin sign");
         assert_eq!(lower('東'), '東');
         assert!(same_ignoring_case('Ä', 'ä') && !same_ignoring_case('a', 'ä'));
+    }
+
+    #[test]
+    fn lower_cased_texts_map_back_to_their_original_places() {
+        let (mut lowered, mut original) = (String::from("stale"), vec![9]);
+        lower_text("İx\u{212A}É東", &mut lowered, &mut original);
+        assert_eq!(lowered, "ixké東");
+        // `İ` (2 bytes) and the Kelvin sign (3 bytes) lower-case to one byte each; `É` and `東`
+        // keep their lengths.
+        assert_eq!(original, [0, 2, 3, 6, 6, 8, 8, 8, 11]);
+        lower_text("", &mut lowered, &mut original);
+        assert_eq!((lowered.as_str(), original.as_slice()), ("", &[0][..]));
     }
 
     #[test]
