@@ -105,6 +105,10 @@ def main():
         ("PUT", "/v2/admin/cost-control", admin, {"json": {"characters": None}}, 200),
         ("PUT", "/v2/admin/cost-control", admin, {"json": {}}, 400),
         ("GET", "/v2/admin/cost-control", developer, {}, 403),
+        ("GET", "/v2/admin/rate-limit", admin, {}, 200),
+        ("PUT", "/v2/admin/rate-limit", admin, {"json": {"burst": 2000}}, 200),
+        ("PUT", "/v2/admin/rate-limit", admin, {"json": {"requests_per_second": 0}}, 400),
+        ("GET", "/v2/admin/rate-limit", developer, {}, 403),
         ("GET", "/v2/admin/audit-log", admin, {"params": this_year}, 200),
         ("GET", "/v2/admin/audit-log", admin, {"params": {"start_date": this_year["start_date"]}}, 400),
         ("GET", "/v2/admin/audit-log", developer, {"params": this_year}, 403),
@@ -156,6 +160,7 @@ def main():
         check(*call)
 
     check_glossaries(check, developer, admin, translate, uuid)
+    check_rate_limit(check, developer, admin)
 
     missing = sorted(f"{method} {path}" for method, path in operations - covered)
     if missing:
@@ -178,6 +183,16 @@ def field(response, name):
         return response.json().get(name, "missing")
     except ValueError:
         return "missing"
+
+
+def check_rate_limit(check, developer, admin):
+    """A key over its request rate (one request per second, no burst): the 429 and its header.
+    The requests name a time far ahead (the test clock), so the keys start afresh there."""
+    at = {"headers": {"X-Service-Test-Time": "2099-01-01T00:00:00Z"}}
+    check("PUT", "/v2/admin/rate-limit", admin, {"json": {"requests_per_second": 1, "burst": 1}}, 200)
+    check("GET", "/v2/usage", developer, at, 200)
+    check("GET", "/v2/usage", developer, at, 429)
+    check("PUT", "/v2/admin/rate-limit", admin, {"json": {"requests_per_second": None, "burst": None}, **at}, 200)
 
 
 def check_glossaries(check, developer, admin, translate, unknown):

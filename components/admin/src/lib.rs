@@ -16,13 +16,16 @@
 //!
 //! * `GET`/`PUT /v2/admin/cost-control` (`characters`: a number or `null`): Pro subscriptions'
 //!   character limit per billing period; Free subscriptions get 403.
+//! * `GET`/`PUT /v2/admin/rate-limit` (`requests_per_second`, `burst`: a number, or `null` for
+//!   the default; an absent one stays as it is): the request rate each key of the subscription
+//!   may send. Every plan may read it; only Pro subscriptions may change it.
 //! * `GET /v2/admin/audit-log` (`start_date`, `end_date`, `page`): every change made to keys,
-//!   limits and cost control, newest first; Pro only.
+//!   limits, cost control and rate limits, newest first; Pro only.
 //!
 //! Keys of other subscriptions are invisible: their ids answer 404 like unknown ones. Every
 //! change is written together with its audit entry.
 
-use accounts::{Access, Actor, KeyKind, KeyObject, KeyRef, LimitChange, Principal};
+use accounts::{Access, Actor, KeyKind, KeyObject, KeyRef, LimitChange, Principal, RateLimitChange, RateLimitObject};
 use api::{ApiError, ApiResponse, Request};
 use metering::DateRange;
 use platform_spin::{Host, serve};
@@ -43,6 +46,7 @@ enum Endpoint {
     Label(KeyKind),
     Limits,
     CostControl,
+    RateLimit,
     AuditLog,
 }
 
@@ -55,6 +59,7 @@ impl Endpoint {
         } else {
             return match path {
                 "/v2/admin/cost-control" => Some(Endpoint::CostControl),
+                "/v2/admin/rate-limit" => Some(Endpoint::RateLimit),
                 "/v2/admin/audit-log" => Some(Endpoint::AuditLog),
                 _ => None,
             };
@@ -71,7 +76,7 @@ impl Endpoint {
     fn methods(self) -> &'static [&'static str] {
         match self {
             Endpoint::Keys(_) => &["GET", "POST"],
-            Endpoint::CostControl => &["GET", "PUT"],
+            Endpoint::CostControl | Endpoint::RateLimit => &["GET", "PUT"],
             Endpoint::AuditLog => &["GET"],
             Endpoint::Deactivate(_) | Endpoint::Label(_) | Endpoint::Limits => &["PUT"],
         }
@@ -120,6 +125,15 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             return Ok(ApiResponse::json(200, &accounts::cost_control(&subscription)?));
         }
         Endpoint::CostControl => return Ok(ApiResponse::json(200, &accounts::cost_control(&admin.subscription)?)),
+        Endpoint::RateLimit if put => {
+            let change = RateLimitChange::from_params(&params)?;
+            let settings = accounts::set_rate_limit(&services, &admin.subscription.id, change, actor)?;
+            return Ok(ApiResponse::json(200, &RateLimitObject::new(settings)));
+        }
+        Endpoint::RateLimit => {
+            let settings = accounts::rate_limit(services.db, &admin.subscription.id)?;
+            return Ok(ApiResponse::json(200, &RateLimitObject::new(settings)));
+        }
         Endpoint::AuditLog => {
             let range = DateRange::from_params(&params)?;
             let report = metering::audit_log(services.db, &admin.subscription, &range, metering::page(&params)?)?;

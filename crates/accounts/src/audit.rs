@@ -1,4 +1,5 @@
-//! The audit log: who changed which key, limit or cost control, when, from what to what.
+//! The audit log: who changed which key, limit, cost control or rate limit, when, from what to
+//! what.
 //!
 //! Every change to a subscription's keys and limits writes one entry in the same transaction as
 //! the change itself, so the log can neither miss a change nor record one that did not happen.
@@ -39,6 +40,7 @@ pub enum Action {
     DeactivateKey,
     ChangeKeyLimits,
     ChangeCostControl,
+    ChangeRateLimit,
 }
 
 impl Action {
@@ -49,6 +51,7 @@ impl Action {
             Action::DeactivateKey => "deactivate_key",
             Action::ChangeKeyLimits => "change_key_limits",
             Action::ChangeCostControl => "change_cost_control",
+            Action::ChangeRateLimit => "change_rate_limit",
         }
     }
 }

@@ -5,6 +5,9 @@
 //! are refused it outright, Pro subscriptions during brownout windows (a schedule in the
 //! configuration), so that their owners notice before it goes away.
 //!
+//! Every request that authenticates counts against its key's request rate (`rate.rs`); over it,
+//! the request is refused before it does anything.
+//!
 //! A deployment starts with no subscription at all. When the operator configures a bootstrap
 //! admin key, the first request presenting that key creates a subscription whose admin key it is.
 
@@ -18,6 +21,7 @@ use crate::error::StoreError;
 use crate::keys::{KEY_COLUMNS, insert_key, secret_digest};
 use crate::model::{KeyKind, Plan, Principal};
 use crate::period::now;
+use crate::rate::{self, Admission, RateLimit, RateLimitSettings};
 use crate::subscriptions::{any_subscription_exists, create_subscription, from_row};
 
 /// The scheme of the `Authorization` header.
@@ -132,8 +136,9 @@ impl Default for AuthSettings {
     }
 }
 
-/// Why a request is not authenticated. Every case but `Store` is a 403 whose message says what
-/// is wrong without revealing anything about keys the caller does not hold.
+/// Why a request is not authenticated. Every case but `RateLimited`, `Misconfigured` and `Store`
+/// is a 403 whose message says what is wrong without revealing anything about keys the caller
+/// does not hold.
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
     #[error("Authorization failure: no key given. Send the header `Authorization: Service-Auth-Key <key>`.")]
@@ -156,6 +161,9 @@ pub enum AuthError {
         "Authorization failure: the auth_key parameter is deprecated and is being turned off (brownout in progress). Send the header `Authorization: Service-Auth-Key <key>`."
     )]
     LegacyBrownout,
+    /// The key is over its request rate (a 429 with `Retry-After`).
+    #[error("{0}")]
+    RateLimited(RateLimited),
     /// The operator's configuration is unusable (logged; the client sees a generic 500).
     #[error("authentication is misconfigured: {0}")]
     Misconfigured(String),
@@ -163,7 +171,30 @@ pub enum AuthError {
     Store(#[from] StoreError),
 }
 
-/// Authenticates a request for an endpoint admitting `access`.
+/// A request refused for its key's request rate: the limit, and when to try again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimited {
+    pub limit: RateLimit,
+    /// Whole seconds, at least 1.
+    pub retry_after_secs: u64,
+}
+
+impl std::fmt::Display for RateLimited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seconds = self.retry_after_secs;
+        write!(
+            f,
+            "Too many requests: this key sent more than its limit of {} requests per second (bursts of up to {}). Retry after {seconds} second{}.",
+            self.limit.requests_per_second,
+            self.limit.burst,
+            if seconds == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// Authenticates a request for an endpoint admitting `access`, and counts it against the key's
+/// request rate: only a request that would otherwise be admitted counts, and one over the rate
+/// is refused ([`AuthError::RateLimited`]) having changed nothing.
 pub fn authenticate(
     services: &Services<'_>,
     credentials: Credentials<'_>,
@@ -171,8 +202,8 @@ pub fn authenticate(
     settings: &dyn AuthConfig,
 ) -> Result<Principal, AuthError> {
     let (secret, legacy) = extract(credentials)?;
-    let principal = match lookup(services.db, secret)? {
-        Some(principal) => principal,
+    let (principal, rate_limit) = match lookup(services.db, secret)? {
+        Some(found) => found,
         None => bootstrap(services, secret, settings)?.ok_or(AuthError::Unknown)?,
     };
     if !principal.key.is_active() {
@@ -190,7 +221,11 @@ pub fn authenticate(
             Plan::Pro => {}
         }
     }
-    Ok(principal)
+    let limit = rate_limit.effective();
+    match rate::admit(services.db, services.clock, &principal.subscription.id, &principal.key.id, limit)? {
+        Admission::Admitted => Ok(principal),
+        Admission::Refused { retry_after_secs } => Err(AuthError::RateLimited(RateLimited { limit, retry_after_secs })),
+    }
 }
 
 /// The secret, and whether it came through the legacy parameter. As clients expect, a present
@@ -217,11 +252,15 @@ fn extract(credentials: Credentials<'_>) -> Result<(&str, bool), AuthError> {
     }
 }
 
-fn lookup(db: &dyn Database, secret: &str) -> Result<Option<Principal>, StoreError> {
+/// The key with this secret, its subscription, and the subscription's rate limit, in one
+/// statement (the digest's unique index, then two primary keys).
+fn lookup(db: &dyn Database, secret: &str) -> Result<Option<(Principal, RateLimitSettings)>, StoreError> {
     let digest = secret_digest(secret);
     let sql = format!(
-        "SELECT {}, k.secret_hash, s.id, s.plan, s.created_at, s.billing_anchor, s.character_limit, s.speech_limit_ms
-         FROM api_keys k JOIN subscriptions s ON s.id = k.subscription_id WHERE k.secret_hash = ?",
+        "SELECT {}, k.secret_hash, s.id, s.plan, s.created_at, s.billing_anchor, s.character_limit, s.speech_limit_ms,
+                r.requests_per_second, r.burst
+         FROM api_keys k JOIN subscriptions s ON s.id = k.subscription_id
+         LEFT JOIN rate_limits r ON r.subscription_id = s.id WHERE k.secret_hash = ?",
         KEY_COLUMNS.split(", ").map(|column| format!("k.{column}")).collect::<Vec<_>>().join(", ")
     );
     let result = db.execute(&sql, &[Value::Blob(digest.to_vec())])?;
@@ -232,12 +271,18 @@ fn lookup(db: &dyn Database, secret: &str) -> Result<Option<Principal>, StoreErr
     if !bool::from(stored.as_slice().ct_eq(&digest)) {
         return Ok(None);
     }
-    Ok(Some(Principal { key: crate::keys::from_row(row, 0)?, subscription: from_row(row, 9)? }))
+    let principal = Principal { key: crate::keys::from_row(row, 0)?, subscription: from_row(row, 9)? };
+    Ok(Some((principal, RateLimitSettings::from_row(row, 15)?)))
 }
 
 /// Creates the first subscription when `secret` is the configured bootstrap key and the store
-/// is empty; answers the new principal, or `None` when bootstrap does not apply.
-fn bootstrap(services: &Services<'_>, secret: &str, settings: &dyn AuthConfig) -> Result<Option<Principal>, AuthError> {
+/// is empty; answers the new principal (and its rate limit), or `None` when bootstrap does not
+/// apply.
+fn bootstrap(
+    services: &Services<'_>,
+    secret: &str,
+    settings: &dyn AuthConfig,
+) -> Result<Option<(Principal, RateLimitSettings)>, AuthError> {
     let Some(bootstrap) = settings.bootstrap()? else { return Ok(None) };
     if !bool::from(secret.as_bytes().ct_eq(bootstrap.secret.as_bytes())) {
         return Ok(None);
@@ -378,6 +423,61 @@ mod tests {
         let count = fixture.db.execute("SELECT count(*) FROM subscriptions", &[]).unwrap();
         assert_eq!(count.rows[0].get::<i64>(0).unwrap(), 1);
         assert!(!format!("{settings:?}").contains("5f0c8a52"));
+    }
+
+    #[test]
+    fn a_key_over_its_rate_is_refused_until_its_next_slot_and_others_go_on() {
+        let fixture = new_fixture();
+        let services = fixture.services();
+        let subscription = create_subscription(&services, Plan::Pro).unwrap();
+        let change = crate::rate::RateLimitChange::new(Some(Some(2)), Some(Some(3))).unwrap();
+        crate::rate::set_rate_limit(&services, &subscription.id, change, Actor::Operator).unwrap();
+        let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
+        let other = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
+        let settings = AuthSettings::default();
+        let (header, other_header) = (header(&key.secret), header(&other.secret));
+        let check = |authorization: &str, access: Access| {
+            let credentials = Credentials { authorization: Some(authorization), legacy_key: None };
+            authenticate(&services, credentials, access, &settings)
+        };
+        for _ in 0..3 {
+            assert!(check(&header, Access::Developer).is_ok());
+        }
+        // A request refused for another reason does not count, and is refused for that reason.
+        assert!(matches!(check(&header, Access::Admin), Err(AuthError::DeveloperKeyNotAllowed)));
+        let Err(AuthError::RateLimited(refused)) = check(&header, Access::Developer) else { panic!("rate-limited") };
+        assert_eq!(refused, RateLimited { limit: RateLimit { requests_per_second: 2, burst: 3 }, retry_after_secs: 1 });
+        assert_eq!(
+            AuthError::RateLimited(refused).to_string(),
+            "Too many requests: this key sent more than its limit of 2 requests per second (bursts of up to 3). Retry after 1 second."
+        );
+        assert!(check(&other_header, Access::Developer).is_ok(), "another key has its own rate");
+        fixture.clock.advance(std::time::Duration::from_millis(499));
+        assert!(matches!(check(&header, Access::Developer), Err(AuthError::RateLimited(_))));
+        fixture.clock.advance(std::time::Duration::from_millis(1));
+        assert!(check(&header, Access::Developer).is_ok());
+        assert!(matches!(check(&header, Access::Developer), Err(AuthError::RateLimited(_))));
+    }
+
+    #[test]
+    fn keys_get_the_default_rate_without_settings() {
+        let fixture = new_fixture();
+        let services = fixture.services();
+        let subscription = create_subscription(&services, Plan::Free).unwrap();
+        let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap();
+        let header = header(&key.secret);
+        let credentials = Credentials { authorization: Some(&header), legacy_key: None };
+        let settings = AuthSettings::default();
+        for _ in 0..crate::rate::DEFAULT_BURST {
+            authenticate(&services, credentials, Access::Developer, &settings).unwrap();
+        }
+        let Err(AuthError::RateLimited(refused)) = authenticate(&services, credentials, Access::Developer, &settings)
+        else {
+            panic!("the default burst is used up")
+        };
+        assert_eq!(refused.limit, RateLimit::DEFAULT);
+        fixture.clock.advance(std::time::Duration::from_millis(10));
+        assert!(authenticate(&services, credentials, Access::Developer, &settings).is_ok());
     }
 
     #[test]

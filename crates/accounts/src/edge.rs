@@ -8,6 +8,7 @@ use crate::auth::{Access, AuthConfig, AuthError, Bootstrap, Brownout, Credential
 use crate::error::StoreError;
 use crate::keys::{KeyError, LimitChange};
 use crate::model::{Plan, Principal};
+use crate::rate::{RateField, RateLimitChange, RateLimitError};
 use crate::subscriptions::CostControlError;
 
 /// The variable holding the bootstrap admin key (must end in `:adm`; empty: no bootstrap).
@@ -115,11 +116,26 @@ pub fn cost_control_characters(params: &Params) -> Result<Option<i64>, ApiError>
     params.nullable_count("characters")?.ok_or_else(|| api::params::missing("characters"))
 }
 
+impl RateLimitChange {
+    /// `requests_per_second` and `burst`: a whole number within its maximum, or `null` for the
+    /// default; an absent one stays as it is, and at least one must be given.
+    pub fn from_params(params: &Params) -> Result<RateLimitChange, ApiError> {
+        let read =
+            |field: RateField| params.nullable_count(field.name()).map_err(|_| RateLimitError::OutOfRange(field));
+        Ok(RateLimitChange::new(read(RateField::RequestsPerSecond)?, read(RateField::Burst)?)?)
+    }
+}
+
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> ApiError {
         match error {
             AuthError::Store(error) => ApiError::internal(&error),
             misconfigured @ AuthError::Misconfigured(_) => ApiError::internal(&misconfigured),
+            AuthError::RateLimited(refused) => {
+                let mut error = ApiError::new(429, refused.to_string());
+                error.headers.push(("retry-after".into(), refused.retry_after_secs.to_string()));
+                error
+            }
             other => ApiError::new(403, other.to_string()),
         }
     }
@@ -149,5 +165,67 @@ impl From<CostControlError> for ApiError {
             // The caller's own subscription, gone between authentication and now.
             unknown @ CostControlError::Unknown => ApiError::internal(&unknown),
         }
+    }
+}
+
+impl From<RateLimitError> for ApiError {
+    fn from(error: RateLimitError) -> ApiError {
+        match error {
+            RateLimitError::Store(error) => ApiError::internal(&error),
+            free @ RateLimitError::FreePlan => ApiError::new(403, free.to_string()),
+            // The caller's own subscription, gone between authentication and now.
+            unknown @ RateLimitError::Unknown => ApiError::internal(&unknown),
+            invalid => ApiError::bad_request(invalid.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::RateLimited;
+    use crate::rate::RateLimit;
+
+    #[test]
+    fn a_request_over_its_rate_is_a_429_with_retry_after() {
+        let refused = RateLimited { limit: RateLimit { requests_per_second: 5, burst: 10 }, retry_after_secs: 2 };
+        let error = ApiError::from(AuthError::RateLimited(refused));
+        assert_eq!(error.status, 429);
+        assert_eq!(error.headers, [("retry-after".to_owned(), "2".to_owned())]);
+        assert!(
+            error.message.starts_with("Too many requests: this key sent more than its limit of 5 requests per second")
+        );
+        assert!(error.message.ends_with("Retry after 2 seconds."), "{}", error.message);
+    }
+
+    #[test]
+    fn rate_limit_changes_are_read_and_bad_values_name_their_field() {
+        let read = |body: &str| RateLimitChange::from_params(&Params::from_json(body.as_bytes()).unwrap());
+        assert_eq!(
+            read(r#"{"requests_per_second": 5, "burst": null}"#).unwrap(),
+            RateLimitChange { requests_per_second: Some(Some(5)), burst: Some(None) }
+        );
+        assert_eq!(
+            read(r#"{"burst": "7"}"#).unwrap(),
+            RateLimitChange { requests_per_second: None, burst: Some(Some(7)) }
+        );
+        let refused = |body: &str| {
+            let error = read(body).unwrap_err();
+            assert_eq!(error.status, 400, "{body}");
+            error.message
+        };
+        for (body, field) in [
+            (r#"{"requests_per_second": 0}"#, "'requests_per_second'"),
+            (r#"{"requests_per_second": -3}"#, "'requests_per_second'"),
+            (r#"{"requests_per_second": 1.5}"#, "'requests_per_second'"),
+            (r#"{"requests_per_second": 100001}"#, "'requests_per_second'"),
+            (r#"{"requests_per_second": 5, "burst": "many"}"#, "'burst'"),
+            (r#"{"burst": 100001}"#, "'burst'"),
+            (r#"{"burst": [1]}"#, "'burst'"),
+        ] {
+            let message = refused(body);
+            assert!(message.starts_with(&format!("Value for {field} not supported")), "{body}: {message}");
+        }
+        assert_eq!(refused("{}"), "Parameter 'requests_per_second' or 'burst' not specified");
     }
 }

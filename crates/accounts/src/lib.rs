@@ -6,14 +6,17 @@
 //! * `keys.rs`: admin keys (for the admin API) and developer keys (for everything else); secrets
 //!   are stored only as SHA-256 digests.
 //! * `auth.rs`: which key a request carries, and whether it may use the endpoint.
+//! * `rate.rs`: every authenticated request counts against its key's request rate (GCRA, the
+//!   state in SQLite, one statement per request); subscriptions may set their own limit.
 //! * `views.rs`: keys as the admin API answers them.
-//! * `audit.rs`: every change to keys, key limits and cost control writes its entry in the same
+//! * `audit.rs`: every change to keys, key limits, cost control and rate limits writes its entry in the same
 //!   transaction (`metering` reads the log).
 //! * `edge.rs`: the only file that knows HTTP: credentials from a request, and the answer for
 //!   each failure.
 //!
 //! What requests use and cost is `metering`'s. The SQL lives here, against
-//! `platform::Database`; the schema is `sql/0002_accounts.sql` and `sql/0004_audit.sql`.
+//! `platform::Database`; the schema is `sql/0002_accounts.sql`, `sql/0004_audit.sql` and
+//! `sql/0006_rate_limits.sql`.
 
 mod audit;
 mod auth;
@@ -22,11 +25,14 @@ mod error;
 mod keys;
 mod model;
 mod period;
+mod rate;
 mod subscriptions;
 mod views;
 
 pub use audit::Actor;
-pub use auth::{Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, authenticate};
+pub use auth::{
+    Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, RateLimited, authenticate,
+};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_request,
     authenticate_request_within, cost_control_characters, credentials, key_id, label_param,
@@ -38,6 +44,10 @@ pub use keys::{
 };
 pub use model::{ApiKey, KeyKind, Plan, Principal, Subscription};
 pub use period::{BillingPeriod, billing_period, rfc3339};
+pub use rate::{
+    DEFAULT_BURST, DEFAULT_REQUESTS_PER_SECOND, MAX_BURST, MAX_REQUESTS_PER_SECOND, RateField, RateLimit,
+    RateLimitChange, RateLimitError, RateLimitObject, RateLimitSettings, rate_limit, set_rate_limit,
+};
 pub use subscriptions::{
     CostControl, CostControlError, FREE_CHARACTER_LIMIT, any_subscription_exists, cost_control, create_subscription,
     find_subscription, set_cost_control,
@@ -50,10 +60,11 @@ mod test_support {
     use platform::{Database, FixedClock};
 
     /// The application's schema, as far as this crate uses it.
-    const SCHEMA: [&str; 3] = [
+    const SCHEMA: [&str; 4] = [
         include_str!("../../../sql/0002_accounts.sql"),
         include_str!("../../../sql/0003_usage_reports.sql"),
         include_str!("../../../sql/0004_audit.sql"),
+        include_str!("../../../sql/0006_rate_limits.sql"),
     ];
 
     /// A fresh in-memory database with the application's schema.
