@@ -8,7 +8,8 @@
 //!
 //! v3 (a glossary holds dictionaries, one per language pair):
 //!
-//! * `POST /v3/glossaries` (`name`, `dictionaries`) → 201; `GET /v3/glossaries`
+//! * `POST /v3/glossaries` (`name`, `dictionaries`: a JSON array, or indexed form keys
+//!   `dictionaries[0].source_lang=…`) → 201; `GET /v3/glossaries`
 //! * `GET`, `PATCH` (rename, merge entries into one dictionary), `DELETE /v3/glossaries/{id}`
 //! * `PUT /v3/glossaries/{id}/dictionaries` (replace one dictionary),
 //!   `DELETE /v3/glossaries/{id}/dictionaries?source_lang=…&target_lang=…`
@@ -23,17 +24,21 @@ use accounts::Access;
 use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
-use glossary::{DictionaryEntries, DictionaryObject, Monolingual, Multilingual, Patch, TSV, glossary_id};
-use platform_spin::{Host, serve};
+use glossary::{DictionaryEntries, DictionaryObject, Monolingual, Multilingual, Operation, Patch, TSV, glossary_id};
+use platform_spin::{Host, serve_admitted};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 
-/// The largest request body: several dictionaries of up to 10 MiB each.
-const MAX_BODY_BYTES: usize = 64 << 20;
-
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
-    serve(request, out, route);
+    serve_admitted(request, out, admit, route);
+}
+
+/// Before a body larger than an unauthenticated request may send is read: the key in the
+/// `Authorization` header must be a valid developer key.
+fn admit(head: &Request) -> Result<(), ApiError> {
+    let host = Host::for_request(head)?;
+    accounts::authenticate_request(&host.services(), head, Access::Developer).map(drop)
 }
 
 /// What a path of this component names.
@@ -77,6 +82,18 @@ impl<'a> Endpoint<'a> {
         }
     }
 
+    /// What a request with `method` does here, for the parameters it takes.
+    fn operation(self, method: &str) -> Operation {
+        match (self, method) {
+            (Endpoint::Collection(Version::V2), "POST") => Operation::CreateV2,
+            (Endpoint::Collection(Version::V3), "POST") => Operation::CreateV3,
+            (Endpoint::Glossary(Version::V3, _), "PATCH") => Operation::Patch,
+            (Endpoint::Dictionaries(_), "PUT") => Operation::ReplaceDictionary,
+            (Endpoint::Dictionaries(_), _) | (Endpoint::Entries(Version::V3, _), _) => Operation::SelectDictionary,
+            _ => Operation::Plain,
+        }
+    }
+
     fn methods(self) -> &'static [&'static str] {
         match self {
             Endpoint::Collection(_) => &["GET", "POST"],
@@ -96,8 +113,13 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
     let host = Host::for_request(request)?;
     let services = host.services_with_outbound();
-    let (principal, params) =
-        accounts::authenticate_request_within(&services, request, Access::Developer, MAX_BODY_BYTES)?;
+    // The body is read as it streams, refused at the first thing past a limit (the glossary
+    // crate's reader); its `auth_key`, if any, is a credential like the header.
+    let mut body = glossary::read(request, endpoint.operation(method))?;
+    let settings = accounts::VariableAuthConfig(services.vars);
+    let credentials = accounts::credentials(request, body.params());
+    let principal = accounts::authenticate(&services, credentials, Access::Developer, &settings)?;
+    let params = body.params();
     let subscription = principal.subscription.id.as_str();
     let db = services.db;
     // What the engine translates, read only by the calls that store entries.
@@ -105,14 +127,14 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
 
     match (endpoint, method) {
         (Endpoint::Collection(Version::V2), "POST") => {
-            let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
-            let dictionary = glossary::dictionary(&params, &coverage()?)?;
+            let name = glossary::name(params)?.ok_or_else(|| missing("name"))?;
+            let dictionary = glossary::dictionary(params, &coverage()?)?;
             let created = glossary::store::create(&services, subscription, &name, &[dictionary])?;
             Ok(ApiResponse::json(201, &Monolingual::of(&created)?))
         }
         (Endpoint::Collection(Version::V3), "POST") => {
-            let name = glossary::name(&params)?.ok_or_else(|| missing("name"))?;
-            let dictionaries = glossary::dictionaries(&params, &coverage()?)?
+            let name = glossary::name(params)?.ok_or_else(|| missing("name"))?;
+            let dictionaries = glossary::dictionaries(&mut body, &coverage()?)?
                 .filter(|dictionaries| !dictionaries.is_empty())
                 .ok_or_else(|| missing("dictionaries"))?;
             let created = glossary::store::create(&services, subscription, &name, &dictionaries)?;
@@ -126,13 +148,14 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             })
         }
         (Endpoint::Glossary(_, id), "DELETE") => {
-            glossary::store::delete(db, subscription, &glossary_id(id)?)?;
+            glossary::store::delete(&services, subscription, &glossary_id(id)?)?;
             Ok(no_content())
         }
         (Endpoint::Glossary(Version::V3, id), "PATCH") => {
             let id = glossary_id(id)?;
-            let patch = Patch::from_params(&params, &coverage()?)?;
-            let updated = glossary::store::update(db, subscription, &id, patch.name.as_deref(), patch.merge.as_ref())?;
+            let patch = Patch::from_body(&mut body, &coverage()?)?;
+            let updated =
+                glossary::store::update(&services, subscription, &id, patch.name.as_deref(), patch.merge.as_ref())?;
             Ok(ApiResponse::json(200, &Multilingual::from(&updated)))
         }
         (Endpoint::Glossary(version, id), _) => {
@@ -158,18 +181,18 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             })
         }
         (Endpoint::Entries(Version::V3, id), _) => {
-            let pair = glossary::requested_pair(&params)?;
+            let pair = glossary::requested_pair(params)?;
             let entries = glossary::store::entries(db, subscription, &glossary_id(id)?, &pair)?;
             Ok(ApiResponse::json(200, &DictionaryEntries::new(&pair, &entries)))
         }
         (Endpoint::Dictionaries(id), "PUT") => {
             let id = glossary_id(id)?;
-            let dictionary = glossary::dictionary(&params, &coverage()?)?;
-            let info = glossary::store::replace_dictionary(db, subscription, &id, &dictionary)?;
+            let dictionary = glossary::dictionary(params, &coverage()?)?;
+            let info = glossary::store::replace_dictionary(&services, subscription, &id, &dictionary)?;
             Ok(ApiResponse::json(200, &DictionaryObject::from(&info)))
         }
         (Endpoint::Dictionaries(id), _) => {
-            let pair = glossary::requested_pair(&params)?;
+            let pair = glossary::requested_pair(params)?;
             glossary::store::delete_dictionary(db, subscription, &glossary_id(id)?, &pair)?;
             Ok(no_content())
         }

@@ -1,13 +1,15 @@
-//! What the HTTP edge needs from glossaries: ids from paths, names, pairs and dictionaries from
-//! request parameters, content negotiation for TSV, and the answer for each failure.
+//! What the HTTP edge needs from glossaries: ids from paths, a request's body read as it
+//! streams (`upload.rs`), names, pairs and dictionaries from its parameters, content
+//! negotiation for TSV, and the answer for each failure.
 
+use api::params::{BodyFormat, Charset, form_pairs};
 use api::{ApiError, Params, Request};
 use catalogue::Coverage;
 use platform::Id;
-use serde_json::Value;
 
 use crate::request::{self, Patch, RawDictionary, RequestError};
 use crate::store::{GlossaryError, LanguagePair, LookupError, NewDictionary};
+use crate::upload::{self, Accepted, RawUpload, UploadError};
 
 /// The only media type v2 entries are served as.
 pub const TSV: &str = "text/tab-separated-values";
@@ -15,6 +17,77 @@ pub const TSV: &str = "text/tab-separated-values";
 /// A glossary id from a path; anything but a UUID names no glossary (404).
 pub fn glossary_id(raw: &str) -> Result<Id, ApiError> {
     Id::parse(raw).ok_or_else(|| GlossaryError::NotFound.into())
+}
+
+/// What a glossary request does, for the parameters it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// `POST /v2/glossaries`
+    CreateV2,
+    /// `POST /v3/glossaries`
+    CreateV3,
+    /// `PATCH /v3/glossaries/{id}`
+    Patch,
+    /// `PUT /v3/glossaries/{id}/dictionaries`
+    ReplaceDictionary,
+    /// `GET /v3/glossaries/{id}/entries`, `DELETE /v3/glossaries/{id}/dictionaries`
+    SelectDictionary,
+    /// Listings, reads and deletes of whole glossaries, v2 entries: no parameters.
+    Plain,
+}
+
+impl Operation {
+    fn accepted(self) -> Accepted<'static> {
+        Accepted(match self {
+            Operation::CreateV2 => &["name", "source_lang", "target_lang", "entries", "entries_format"],
+            Operation::CreateV3 | Operation::Patch => &["name", "dictionaries"],
+            Operation::ReplaceDictionary => &["source_lang", "target_lang", "entries", "entries_format"],
+            Operation::SelectDictionary => &["source_lang", "target_lang"],
+            Operation::Plain => &[],
+        })
+    }
+}
+
+/// A glossary request's parameters (the body's, then the query string's that the body lacks)
+/// and its `dictionaries`, read by [`read`].
+#[derive(Debug)]
+pub struct Body {
+    params: Params,
+    dictionaries: Option<Vec<RawDictionary>>,
+}
+
+impl Body {
+    /// Every parameter but the dictionaries (the credentials' `auth_key` among them).
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+}
+
+/// Reads a glossary request's body (by its `Content-Type` and charset) and query string as
+/// they stream: a parameter `operation` does not take, a repeated one, a malformed dictionary
+/// and one past the limits are refused at once, naming it. The body's size was checked
+/// against the route's limit when it was read (`api::limits`).
+pub fn read(request: &Request, operation: Operation) -> Result<Body, ApiError> {
+    let accepted = operation.accepted();
+    let mut upload = if request.body.is_empty() {
+        RawUpload::default()
+    } else {
+        api::params::check_body_size(&request.body, api::limits::body_limit(&request.path))?;
+        match BodyFormat::of(request.header("content-type"))? {
+            BodyFormat::Json => upload::read_json(&request.body, accepted)?,
+            BodyFormat::Form(charset) => upload::read_form(form_pairs(&request.body, charset), accepted)?,
+        }
+    };
+    let query = upload::read_form(form_pairs(request.query.as_bytes(), Charset::UTF_8), accepted)?;
+    for (name, value) in query.params {
+        if !upload.params.iter().any(|(given, _)| *given == name) {
+            upload.params.push((name, value));
+        }
+    }
+    if upload.dictionaries.is_none() {
+        upload.dictionaries = query.dictionaries;
+    }
+    Ok(Body { params: upload.params.into_iter().collect(), dictionaries: upload.dictionaries })
 }
 
 /// The optional `name` ([`request::name`]).
@@ -28,8 +101,8 @@ pub fn requested_pair(params: &Params) -> Result<LanguagePair, ApiError> {
     Ok(request::requested_pair(source.as_deref(), target.as_deref())?)
 }
 
-/// The dictionary of a v2 create or a `PUT .../dictionaries` (or one object of a v3
-/// `dictionaries` array): its pair checked against `coverage`, its entries against every rule.
+/// The dictionary of a v2 create or a `PUT .../dictionaries`: its pair checked against
+/// `coverage`, its entries against every rule and limit.
 pub fn dictionary(params: &Params, coverage: &Coverage) -> Result<NewDictionary, ApiError> {
     let raw = RawDictionary {
         source_lang: params.string("source_lang")?,
@@ -40,31 +113,20 @@ pub fn dictionary(params: &Params, coverage: &Coverage) -> Result<NewDictionary,
     Ok(NewDictionary::parse(raw, coverage)?)
 }
 
-/// The `dictionaries` of a v3 request: a JSON array of dictionary objects (a form may carry the
-/// array as JSON text), one per pair. `None` when absent.
-pub fn dictionaries(params: &Params, coverage: &Coverage) -> Result<Option<Vec<NewDictionary>>, ApiError> {
-    let items = match params.value("dictionaries") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Array(items)) => items.clone(),
-        Some(Value::String(text)) => match serde_json::from_str(text) {
-            Ok(Value::Array(items)) => items,
-            _ => return Err(RequestError::NotDictionaries.into()),
-        },
-        Some(_) => return Err(RequestError::NotDictionaries.into()),
-    };
-    let mut dictionaries: Vec<NewDictionary> = Vec::with_capacity(items.len());
-    for item in items {
-        let Value::Object(fields) = item else { return Err(RequestError::NotDictionaries.into()) };
-        let dictionary = dictionary(&Params::from_object(fields), coverage)?;
-        request::add_distinct(&mut dictionaries, dictionary)?;
+/// The `dictionaries` of a v3 request, in the order sent, one per pair, within the limits
+/// ([`request::dictionaries`]); `None` when absent. Taken out of `body`.
+pub fn dictionaries(body: &mut Body, coverage: &Coverage) -> Result<Option<Vec<NewDictionary>>, ApiError> {
+    match body.dictionaries.take() {
+        None => Ok(None),
+        Some(raws) => Ok(Some(request::dictionaries(raws, coverage)?)),
     }
-    Ok(Some(dictionaries))
 }
 
 impl Patch {
     /// A v3 PATCH's `name` and `dictionaries`.
-    pub fn from_params(params: &Params, coverage: &Coverage) -> Result<Patch, ApiError> {
-        Ok(Patch::new(name(params)?, dictionaries(params, coverage)?)?)
+    pub fn from_body(body: &mut Body, coverage: &Coverage) -> Result<Patch, ApiError> {
+        let name = name(body.params())?;
+        Ok(Patch::new(name, dictionaries(body, coverage)?)?)
     }
 }
 
@@ -79,12 +141,20 @@ pub fn accepts_tsv(request: &Request) -> bool {
         })
 }
 
+impl From<UploadError> for ApiError {
+    fn from(error: UploadError) -> ApiError {
+        match error {
+            UploadError::EntriesTooLarge(_) => ApiError::new(413, error.to_string()),
+            refused => ApiError::bad_request(refused.to_string()),
+        }
+    }
+}
+
 impl From<RequestError> for ApiError {
     fn from(error: RequestError) -> ApiError {
         match error {
-            RequestError::Entries(entries) => {
-                ApiError::bad_request(request::INVALID_ENTRIES).with_detail(entries.to_string())
-            }
+            RequestError::Entries(detail) => ApiError::bad_request(request::INVALID_ENTRIES).with_detail(detail),
+            too_large @ RequestError::EntriesTooLarge { .. } => ApiError::new(413, too_large.to_string()),
             refused => ApiError::bad_request(refused.to_string()),
         }
     }
@@ -95,6 +165,9 @@ impl From<GlossaryError> for ApiError {
         match error {
             GlossaryError::NotFound | GlossaryError::DictionaryNotFound => ApiError::not_found(error.to_string()),
             GlossaryError::TooMany => ApiError::new(456, error.to_string()),
+            GlossaryError::TooManyDictionaries | GlossaryError::TooManyEntries => {
+                ApiError::bad_request(error.to_string())
+            }
             GlossaryError::Store(cause) => ApiError::internal(&cause),
         }
     }
@@ -118,6 +191,16 @@ mod tests {
         Params::from_json(json.as_bytes()).unwrap()
     }
 
+    fn post(content_type: &str, body: &str) -> Request {
+        Request {
+            method: "POST".into(),
+            path: "/v3/glossaries".into(),
+            query: String::new(),
+            headers: vec![("content-type".to_owned(), content_type.as_bytes().to_vec())],
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
     #[test]
     fn request_readers_check_languages_pairs_names_and_entries() {
         let all = Coverage::All;
@@ -135,23 +218,75 @@ mod tests {
 
         assert_eq!(name(&params(r#"{"name": "x"}"#)).unwrap().as_deref(), Some("x"));
         assert_eq!(name(&params(r#"{"name": " "}"#)).unwrap_err().message, "Parameter 'name' not specified");
+    }
 
-        let two = params(
+    #[test]
+    fn bodies_are_read_in_json_and_in_indexed_forms_alike() {
+        let all = Coverage::All;
+        let json = post(
+            "application/json",
+            r#"{"name": "T", "dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": "a\tb"},
+                                              {"source_lang": "de", "target_lang": "en", "entries": "b\ta"}]}"#,
+        );
+        let form = post(
+            "application/x-www-form-urlencoded",
+            "name=T&dictionaries%5B0%5D.source_lang=en&dictionaries[0].target_lang=de&dictionaries[0].entries=a%09b\
+             &dictionaries[1].source_lang=de&dictionaries[1].target_lang=en&dictionaries[1].entries=b%09a",
+        );
+        for request in [json, form] {
+            let mut body = read(&request, Operation::CreateV3).unwrap();
+            assert_eq!(name(body.params()).unwrap().as_deref(), Some("T"));
+            let read = dictionaries(&mut body, &all).unwrap().unwrap();
+            let pairs: Vec<String> = read.iter().map(|d| d.pair.to_string()).collect();
+            assert_eq!(pairs, ["EN → DE", "DE → EN"]);
+        }
+        let two = post(
+            "application/json",
             r#"{"dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": "a\tb"},
                                   {"source_lang": "EN", "target_lang": "DE", "entries": "c\td"}]}"#,
         );
-        assert!(dictionaries(&two, &all).unwrap_err().message.contains("two dictionaries"));
-        assert!(dictionaries(&params(r#"{"dictionaries": "nope"}"#), &all).is_err());
-        assert!(dictionaries(&params(r#"{"dictionaries": [5]}"#), &all).is_err());
-        let as_text = params(
-            r#"{"dictionaries": "[{\"source_lang\": \"en\", \"target_lang\": \"de\", \"entries\": \"a\\tb\"}]"}"#,
-        );
-        assert_eq!(dictionaries(&as_text, &all).unwrap().unwrap().len(), 1);
-        assert!(dictionaries(&params("{}"), &all).unwrap().is_none());
+        let mut body = read(&two, Operation::CreateV3).unwrap();
+        assert!(dictionaries(&mut body, &all).unwrap_err().message.contains("two dictionaries"));
+        let mut empty = read(&post("application/json", "{}"), Operation::Patch).unwrap();
         assert_eq!(
-            Patch::from_params(&params("{}"), &all).unwrap_err().message,
+            Patch::from_body(&mut empty, &all).unwrap_err().message,
             "Parameter 'name' or 'dictionaries' not specified"
         );
+    }
+
+    #[test]
+    fn what_a_request_does_not_take_is_refused_not_ignored() {
+        let patch = post("application/x-www-form-urlencoded", "name=x&entries=a%09b");
+        let error = read(&patch, Operation::Patch).unwrap_err();
+        assert_eq!(
+            (error.status, error.message.as_str()),
+            (400, "Unknown parameter 'entries': this request takes 'name', 'dictionaries'.")
+        );
+        let mut in_query = post("application/json", r#"{"name": "x"}"#);
+        in_query.query = "source_lang=en".into();
+        assert_eq!(read(&in_query, Operation::Patch).unwrap_err().status, 400);
+        in_query.query = "auth_key=secret&name=ignored".into();
+        let body = read(&in_query, Operation::Patch).unwrap();
+        assert_eq!(body.params().string("name").unwrap().as_deref(), Some("x"), "the body's value wins");
+        assert_eq!(body.params().string("auth_key").unwrap().as_deref(), Some("secret"));
+    }
+
+    #[test]
+    fn failures_answer_with_their_status() {
+        let too_large = post(
+            "application/json",
+            &format!(r#"{{"dictionaries": [{{"entries": "{}"}}]}}"#, "a".repeat((10 << 20) + 1)),
+        );
+        let error = read(&too_large, Operation::CreateV3).unwrap_err();
+        assert_eq!(error.status, 413);
+        assert!(error.message.contains("10 MiB"), "{}", error.message);
+        assert_eq!(read(&post("text/plain", "x"), Operation::CreateV3).unwrap_err().status, 415);
+        let latin1 =
+            read(&post("application/x-www-form-urlencoded; charset=latin1", "name=Gr%FC%DFe"), Operation::Patch);
+        assert_eq!(name(latin1.unwrap().params()).unwrap().as_deref(), Some("Grüße"));
+        let charset = read(&post("application/x-www-form-urlencoded; charset=klingon", "name=x"), Operation::Patch);
+        assert_eq!(charset.unwrap_err().status, 415);
+        assert_eq!(read(&post("application/json", "[]"), Operation::CreateV3).unwrap_err().status, 400);
     }
 
     #[test]

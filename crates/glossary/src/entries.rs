@@ -4,7 +4,8 @@
 //! The rules: every entry has a non-empty source and target term; no term holds a control
 //! character (C0, DEL, C1) or a Unicode line or paragraph separator, starts or ends with
 //! whitespace, or is longer than 1024 UTF-8 bytes; no source term occurs twice; the whole
-//! upload is at most 10 MiB. Blank lines are skipped. A broken rule is reported in the
+//! upload is at most 10 MiB and [`MAX_DICTIONARY_ENTRIES`] entries (see `limits.rs`); reading
+//! stops at the first entry past the limit. Blank lines are skipped. A broken rule is reported in the
 //! `detail` of a 400, naming the entry by its index (0-based, among the non-blank lines) and the
 //! byte position where its line starts.
 //!
@@ -13,13 +14,9 @@
 //! fourth columns naming the source and target language: rows whose languages differ from the
 //! dictionary's are skipped.
 
-use std::collections::HashMap;
 use std::fmt;
 
-/// The largest upload of one dictionary's entries, in bytes.
-pub const MAX_ENTRIES_BYTES: usize = 10 * 1024 * 1024;
-/// The longest term (and glossary name), in UTF-8 bytes.
-pub const MAX_TERM_BYTES: usize = 1024;
+pub use crate::limits::{MAX_DICTIONARY_ENTRIES, MAX_ENTRIES_BYTES, MAX_TERM_BYTES};
 
 /// How the entries of a request are written (`entries_format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -45,13 +42,24 @@ impl EntriesFormat {
 /// One entry: a source term and the target term it must become.
 pub type Entry = (String, String);
 
-/// Why entries were refused: the `detail` of the 400.
+/// Why entries were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntriesError(pub String);
+pub enum EntriesError {
+    /// An entry breaks a rule: the `detail` of the 400, naming the entry.
+    Invalid(String),
+    /// More entries than the limit given to [`parse`].
+    TooMany { limit: usize },
+    /// More bytes than [`MAX_ENTRIES_BYTES`].
+    TooLarge { bytes: usize },
+}
 
 impl fmt::Display for EntriesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            EntriesError::Invalid(detail) => f.write_str(detail),
+            EntriesError::TooMany { limit } => write!(f, "more than {limit} entries"),
+            EntriesError::TooLarge { bytes } => write!(f, "{bytes} bytes of entries, more than {MAX_ENTRIES_BYTES}"),
+        }
     }
 }
 
@@ -71,27 +79,34 @@ impl fmt::Display for Place {
 }
 
 fn refuse(place: Place, what: impl fmt::Display) -> EntriesError {
-    EntriesError(format!("Entry {place} {what}"))
+    EntriesError::Invalid(format!("Entry {place} {what}"))
 }
 
 /// Parses and validates the entries of one dictionary for the pair `(source_lang, target_lang)`
-/// (lower-case base codes; CSV language columns are compared with them).
+/// (lower-case base codes; CSV language columns are compared with them), at most `max_entries`
+/// of them: reading stops at the first one past it.
 pub fn parse(
     entries: &str,
     format: EntriesFormat,
     source_lang: &str,
     target_lang: &str,
+    max_entries: usize,
 ) -> Result<Vec<Entry>, EntriesError> {
     if entries.len() > MAX_ENTRIES_BYTES {
-        return Err(EntriesError(format!("The entries are larger than 10 MiB ({} bytes)", entries.len())));
+        return Err(EntriesError::TooLarge { bytes: entries.len() });
     }
-    let mut checker = Checker::default();
-    match format {
-        EntriesFormat::Tsv => parse_tsv(entries, &mut checker)?,
-        EntriesFormat::Csv => parse_csv(entries, source_lang, target_lang, &mut checker)?,
+    let mut checker = Checker { max_entries, entries: Vec::new(), places: Vec::new() };
+    let read = match format {
+        EntriesFormat::Tsv => parse_tsv(entries, &mut checker),
+        EntriesFormat::Csv => parse_csv(entries, source_lang, target_lang, &mut checker),
+    };
+    // An entry that repeats an earlier source comes before any later broken entry.
+    if let Some(duplicate) = checker.first_duplicate() {
+        return Err(duplicate);
     }
+    read?;
     if checker.entries.is_empty() {
-        return Err(EntriesError("No entries provided".into()));
+        return Err(EntriesError::Invalid("No entries provided".into()));
     }
     Ok(checker.entries)
 }
@@ -147,30 +162,48 @@ fn parse_csv(entries: &str, source_lang: &str, target_lang: &str, checker: &mut 
 /// The CSV reader is lenient (it takes stray quotes as text, and rows of any length); what it
 /// still refuses is reported as it says it.
 fn csv_error(error: &csv::Error) -> EntriesError {
-    EntriesError(format!("CSV error: {error}"))
+    EntriesError::Invalid(format!("CSV error: {error}"))
 }
 
-/// Collects entries, checking each and refusing duplicate sources.
-#[derive(Default)]
+/// Collects entries, checking each term as it comes and the sources for duplicates at the end
+/// (by sorting indices: 4 bytes an entry, where a map of the sources would copy every term).
 struct Checker {
+    max_entries: usize,
     entries: Vec<Entry>,
-    /// Source term → where it was first seen.
-    seen: HashMap<String, Place>,
+    /// Where each entry was.
+    places: Vec<Place>,
 }
 
 impl Checker {
     fn add(&mut self, place: Place, source: &str, target: &str) -> Result<(), EntriesError> {
+        if self.entries.len() == self.max_entries {
+            return Err(EntriesError::TooMany { limit: self.max_entries });
+        }
         check_term(place, "source", source)?;
         check_term(place, "target", target)?;
-        if let Some(first) = self.seen.get(source) {
-            return Err(EntriesError(format!(
-                "Key with the index {} (starting at position {}) duplicates key with the index {} (starting at position {})",
-                place.index, place.position, first.index, first.position
-            )));
-        }
-        self.seen.insert(source.to_owned(), place);
         self.entries.push((source.to_owned(), target.to_owned()));
+        self.places.push(place);
         Ok(())
+    }
+
+    /// The first entry (in upload order) whose source an earlier entry has, as the error that
+    /// names both.
+    fn first_duplicate(&self) -> Option<EntriesError> {
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        // Stable: equal sources keep upload order, so the first of each run is the original.
+        order.sort_by(|&a, &b| self.entries[a as usize].0.cmp(&self.entries[b as usize].0));
+        // Within a run of equal sources, each member is paired with the one before it; the
+        // smallest second member is the run's second entry, paired with its first.
+        let (duplicate, original) = order
+            .windows(2)
+            .filter(|pair| self.entries[pair[0] as usize].0 == self.entries[pair[1] as usize].0)
+            .map(|pair| (pair[1] as usize, pair[0] as usize))
+            .min()?;
+        let (place, first) = (self.places[duplicate], self.places[original]);
+        Some(EntriesError::Invalid(format!(
+            "Key with the index {} (starting at position {}) duplicates key with the index {} (starting at position {})",
+            place.index, place.position, first.index, first.position
+        )))
     }
 }
 
@@ -217,11 +250,11 @@ mod tests {
     use super::*;
 
     fn tsv(entries: &str) -> Result<Vec<Entry>, String> {
-        parse(entries, EntriesFormat::Tsv, "en", "de").map_err(|error| error.0)
+        parse(entries, EntriesFormat::Tsv, "en", "de", MAX_DICTIONARY_ENTRIES).map_err(|error| error.to_string())
     }
 
     fn csv(entries: &str) -> Result<Vec<Entry>, String> {
-        parse(entries, EntriesFormat::Csv, "en", "de").map_err(|error| error.0)
+        parse(entries, EntriesFormat::Csv, "en", "de", MAX_DICTIONARY_ENTRIES).map_err(|error| error.to_string())
     }
 
     fn pairs(entries: &[(&str, &str)]) -> Vec<Entry> {
@@ -273,7 +306,27 @@ mod tests {
     fn nothing_usable_and_oversized_uploads_are_refused() {
         assert_eq!(tsv("\n \n").unwrap_err(), "No entries provided");
         let huge = "a\tb\n".repeat(MAX_ENTRIES_BYTES / 4 + 1);
-        assert!(tsv(&huge).unwrap_err().starts_with("The entries are larger than 10 MiB"));
+        let refused = parse(&huge, EntriesFormat::Tsv, "en", "de", usize::MAX).unwrap_err();
+        assert_eq!(refused, EntriesError::TooLarge { bytes: huge.len() });
+    }
+
+    #[test]
+    fn reading_stops_at_the_entry_limit() {
+        let three = "a\tb\nc\td\ne\tf";
+        assert_eq!(parse(three, EntriesFormat::Tsv, "en", "de", 3).unwrap().len(), 3);
+        assert_eq!(parse(three, EntriesFormat::Tsv, "en", "de", 2).unwrap_err(), EntriesError::TooMany { limit: 2 });
+        let csv_rows = "a,b\nc,d\ne,f";
+        assert_eq!(parse(csv_rows, EntriesFormat::Csv, "en", "de", 2).unwrap_err(), EntriesError::TooMany { limit: 2 });
+    }
+
+    #[test]
+    fn the_first_duplicate_in_upload_order_is_reported_before_later_errors() {
+        assert_eq!(
+            tsv("b\t1\na\t2\na\t3\nb\t4\na\t5").unwrap_err(),
+            "Key with the index 2 (starting at position 8) duplicates key with the index 1 (starting at position 4)"
+        );
+        assert!(tsv("a\t1\na\t2\n\tbroken").unwrap_err().starts_with("Key with the index 1"));
+        assert!(tsv("a\t1\n\tbroken\na\t2").unwrap_err().ends_with("has an empty source term"));
     }
 
     #[test]

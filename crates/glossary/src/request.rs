@@ -5,7 +5,8 @@
 
 use catalogue::Coverage;
 
-use crate::entries::{self, EntriesError, EntriesFormat, MAX_TERM_BYTES};
+use crate::entries::{self, EntriesError, EntriesFormat};
+use crate::limits::{MAX_DICTIONARIES, MAX_DICTIONARY_ENTRIES, MAX_ENTRIES_BYTES, MAX_REQUEST_ENTRIES, MAX_TERM_BYTES};
 use crate::store::{LanguagePair, NewDictionary};
 
 /// The message of every entry validation error; the `detail` says what and where.
@@ -26,7 +27,18 @@ pub enum RequestError {
     NameHasControlCharacter,
     /// An entry breaks a rule; the error says which and why (the answer's `detail`).
     #[error("{INVALID_ENTRIES}")]
-    Entries(EntriesError),
+    Entries(String),
+    /// A 413.
+    #[error(
+        "Request Entity Too Large: the entries of one dictionary may not exceed 10 MiB ({MAX_ENTRIES_BYTES} bytes); these are {bytes} bytes."
+    )]
+    EntriesTooLarge { bytes: usize },
+    #[error("Value for 'entries' not supported: a dictionary holds at most {MAX_DICTIONARY_ENTRIES} entries.")]
+    TooManyEntries,
+    #[error("Value for 'dictionaries' not supported: one request may carry at most {MAX_REQUEST_ENTRIES} entries.")]
+    TooManyRequestEntries,
+    #[error("Value for 'dictionaries' not supported: a glossary holds at most {MAX_DICTIONARIES} dictionaries.")]
+    TooManyDictionaries,
     #[error("Value for 'dictionaries' not supported: it must be an array of dictionary objects.")]
     NotDictionaries,
     #[error("Value for 'dictionaries' not supported: two dictionaries for the language pair {0}.")]
@@ -98,6 +110,16 @@ impl NewDictionary {
     /// A dictionary to store: its pair, which the engine must translate, and its entries, every
     /// rule checked.
     pub fn parse(raw: RawDictionary, coverage: &Coverage) -> Result<NewDictionary, RequestError> {
+        Self::parse_within(raw, coverage, MAX_DICTIONARY_ENTRIES)
+    }
+
+    /// [`NewDictionary::parse`] with at most `max_entries` entries (what is left of a request's
+    /// budget): past it, [`EntriesError::TooMany`].
+    fn parse_within(
+        raw: RawDictionary,
+        coverage: &Coverage,
+        max_entries: usize,
+    ) -> Result<NewDictionary, RequestError> {
         let pair = requested_pair(raw.source_lang.as_deref(), raw.target_lang.as_deref())?;
         check_pair(&pair, coverage)?;
         let format = match raw.entries_format {
@@ -105,9 +127,36 @@ impl NewDictionary {
             None => EntriesFormat::default(),
         };
         let text = raw.entries.filter(|text| !text.is_empty()).ok_or(RequestError::Missing("entries"))?;
-        let entries = entries::parse(&text, format, &pair.source, &pair.target).map_err(RequestError::Entries)?;
+        let entries =
+            entries::parse(&text, format, &pair.source, &pair.target, max_entries.min(MAX_DICTIONARY_ENTRIES))
+                .map_err(|error| match error {
+                    EntriesError::Invalid(detail) => RequestError::Entries(detail),
+                    EntriesError::TooLarge { bytes } => RequestError::EntriesTooLarge { bytes },
+                    EntriesError::TooMany { limit } if limit < MAX_DICTIONARY_ENTRIES => {
+                        RequestError::TooManyRequestEntries
+                    }
+                    EntriesError::TooMany { .. } => RequestError::TooManyEntries,
+                })?;
         Ok(NewDictionary { pair, entries })
     }
+}
+
+/// The dictionaries of a v3 request, in the order sent, one per pair: at most
+/// [`MAX_DICTIONARIES`], and [`MAX_REQUEST_ENTRIES`] entries in all (reading stops at the limit).
+/// Each raw dictionary is dropped once read, so its text and its entries are never both held
+/// for the whole request.
+pub fn dictionaries(raws: Vec<RawDictionary>, coverage: &Coverage) -> Result<Vec<NewDictionary>, RequestError> {
+    if raws.len() > MAX_DICTIONARIES {
+        return Err(RequestError::TooManyDictionaries);
+    }
+    let mut dictionaries = Vec::with_capacity(raws.len());
+    let mut budget = MAX_REQUEST_ENTRIES;
+    for raw in raws {
+        let dictionary = NewDictionary::parse_within(raw, coverage, budget)?;
+        budget -= dictionary.entries.len();
+        add_distinct(&mut dictionaries, dictionary)?;
+    }
+    Ok(dictionaries)
 }
 
 /// Adds `dictionary` to those of one request, refusing a second dictionary for its pair.
@@ -179,13 +228,33 @@ mod tests {
         assert!(NewDictionary::parse(raw("en", "es", "a\tb"), &small).is_ok());
         let broken = NewDictionary::parse(raw("en", "de", "a b"), &all).unwrap_err();
         assert_eq!(broken.to_string(), INVALID_ENTRIES);
-        assert!(
-            matches!(broken, RequestError::Entries(EntriesError(detail)) if detail.contains("misses tab separator"))
-        );
+        assert!(matches!(broken, RequestError::Entries(detail) if detail.contains("misses tab separator")));
         let xls = RawDictionary { entries_format: Some("xls".into()), ..raw("en", "de", "a,b") };
         assert_eq!(message(NewDictionary::parse(xls, &all)), "Value for 'entries_format' not supported.");
         let empty = RawDictionary { entries: None, ..raw("en", "de", "") };
         assert_eq!(message(NewDictionary::parse(empty, &all)), "Parameter 'entries' not specified");
+    }
+
+    #[test]
+    fn a_request_carries_at_most_the_limits_of_dictionaries_and_entries() {
+        let all = Coverage::All;
+        let pairs = [("en", "de"), ("en", "fr"), ("de", "en")];
+        let raws = |entries: &str| pairs.iter().map(|(s, t)| raw(s, t, entries)).collect::<Vec<_>>();
+        let read = dictionaries(raws("a\tb"), &all).unwrap();
+        let order: Vec<String> = read.iter().map(|d| d.pair.to_string()).collect();
+        assert_eq!(order, ["EN → DE", "EN → FR", "DE → EN"], "in the order sent");
+
+        let too_many: Vec<RawDictionary> = (0..=MAX_DICTIONARIES).map(|_| raw("en", "de", "a\tb")).collect();
+        assert_eq!(dictionaries(too_many, &all).unwrap_err(), RequestError::TooManyDictionaries);
+
+        // Three dictionaries of 400,000 entries pass the per-dictionary limit but not the
+        // request's: the third stops being read at the budget left.
+        let big: String = (0..400_000).map(|index| format!("t{index}\tz\n")).collect();
+        assert_eq!(dictionaries(raws(&big), &all).unwrap_err(), RequestError::TooManyRequestEntries);
+        let over: String = (0..=MAX_DICTIONARY_ENTRIES).map(|index| format!("t{index}\tz\n")).collect();
+        assert_eq!(NewDictionary::parse(raw("en", "de", &over), &all).unwrap_err(), RequestError::TooManyEntries);
+        let huge = RawDictionary { entries: Some("a".repeat(MAX_ENTRIES_BYTES + 1)), ..raw("en", "de", "") };
+        assert!(matches!(NewDictionary::parse(huge, &all), Err(RequestError::EntriesTooLarge { .. })));
     }
 
     #[test]

@@ -1,12 +1,21 @@
-//! Glossaries in the database (`sql/0005_glossaries.sql`).
+//! Glossaries in the database (`sql/0005_glossaries.sql`, `sql/0007_glossary_writes.sql`).
 //!
 //! Every function is scoped by the subscription: another subscription's glossary is
-//! [`GlossaryError::NotFound`], like one that does not exist. Every change runs in one
-//! transaction, so a failed request changes nothing. Entries travel to SQLite as one JSON array
-//! per statement (read back with `json_each`), so a 100,000-entry dictionary is one host call,
-//! not 100,000.
+//! [`GlossaryError::NotFound`], like one that does not exist. Entries travel to SQLite as one
+//! JSON array per statement (read back with `json_each`), so a chunk of entries is one host
+//! call.
+//!
+//! No write holds the database for long, so one tenant's large upload never makes another's
+//! requests wait more than a chunk's time: entries are written in transactions of
+//! [`WRITE_CHUNK_ROWS`] under a draft key no glossary has, invisible to every read, and the last
+//! short transaction moves the finished dictionaries to their glossary (creating it, or putting a
+//! replaced dictionary aside). A failed write removes its draft; dictionaries put aside (deleted
+//! or replaced) are removed in chunks after the change is visible. A draft left by an instance
+//! that died is removed by the subscription's next glossary write. A glossary lists its
+//! dictionaries in the order they were sent; a replaced one keeps its place.
 
 use std::collections::{BTreeSet, HashSet};
+use std::time::UNIX_EPOCH;
 
 use platform::db::{RetryPolicy, TransactionError, transaction};
 use platform::{Database, DbError, Id, Row, Services, Value};
@@ -14,9 +23,11 @@ use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 
 use crate::entries::Entry;
+pub use crate::limits::MAX_GLOSSARIES;
+use crate::limits::{MAX_DICTIONARIES, MAX_DICTIONARY_ENTRIES, WRITE_CHUNK_ROWS};
 
-/// The most glossaries one subscription may hold.
-pub const MAX_GLOSSARIES: i64 = 1000;
+/// After this long, a draft is an upload whose instance died (milliseconds).
+const STALE_DRAFT_MS: i64 = 15 * 60 * 1000;
 
 /// A dictionary's language pair, as lower-case base codes (`en`, `de`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,7 +62,7 @@ pub struct Glossary {
     pub name: String,
     /// ISO 8601, UTC, milliseconds: `2026-11-21T10:00:00.123Z`.
     pub creation_time: String,
-    /// Ordered by source, then target language.
+    /// In the order they were sent (a replaced dictionary keeps its place).
     pub dictionaries: Vec<DictionaryInfo>,
 }
 
@@ -71,6 +82,10 @@ pub enum GlossaryError {
     DictionaryNotFound,
     #[error("Quota exceeded. The maximum number of glossaries ({MAX_GLOSSARIES}) has been reached.")]
     TooMany,
+    #[error("Value for 'dictionaries' not supported: a glossary holds at most {MAX_DICTIONARIES} dictionaries.")]
+    TooManyDictionaries,
+    #[error("Value for 'entries' not supported: a dictionary holds at most {MAX_DICTIONARY_ENTRIES} entries.")]
+    TooManyEntries,
     #[error("glossary store: {0}")]
     Store(#[from] DbError),
 }
@@ -81,39 +96,43 @@ impl TransactionError for GlossaryError {
     }
 }
 
-/// Creates a glossary with its dictionaries (distinct pairs, checked by the caller).
+/// Creates a glossary with its dictionaries (distinct pairs, checked by the caller), in the
+/// order given. The entries are written in short transactions; the glossary appears, whole, in
+/// the last one.
 pub fn create(
     services: &Services<'_>,
     subscription_id: &str,
     name: &str,
     dictionaries: &[NewDictionary],
 ) -> Result<Glossary, GlossaryError> {
+    let db = services.db;
+    sweep(services, subscription_id)?;
+    // Refused before anything is written; checked again when the glossary appears.
+    check_quota(db, subscription_id)?;
     let id = Id::random(services.random);
     let creation_time = timestamp(OffsetDateTime::from(services.clock.now()));
-    transaction(services.db, RetryPolicy::default(), |db| {
-        let held =
-            db.execute("SELECT count(*) FROM glossaries WHERE subscription_id = ?", &[subscription_id.into()])?;
-        if count(&held)? >= MAX_GLOSSARIES {
-            return Err(GlossaryError::TooMany);
-        }
-        db.execute(
-            "INSERT INTO glossaries (id, subscription_id, name, created_at) VALUES (?, ?, ?, ?)",
-            &[(&id).into(), subscription_id.into(), name.into(), creation_time.as_str().into()],
-        )?;
-        for dictionary in dictionaries {
-            let dictionary_id = insert_dictionary(db, &id, &dictionary.pair)?;
-            insert_entries(db, dictionary_id, 0, &dictionary.entries, false)?;
-            update_count(db, dictionary_id)?;
-        }
-        Ok(())
-    })?;
-    get(services.db, subscription_id, &id)
+    let draft = Draft::begin(services, subscription_id)?;
+    let written = draft.write(db, dictionaries).and_then(|_| {
+        transaction(db, RetryPolicy::default(), |db| {
+            check_quota(db, subscription_id)?;
+            db.execute(
+                "INSERT INTO glossaries (id, subscription_id, name, created_at) VALUES (?, ?, ?, ?)",
+                &[(&id).into(), subscription_id.into(), name.into(), creation_time.as_str().into()],
+            )?;
+            draft.finish(db, &id)
+        })
+    });
+    if let Err(error) = written {
+        draft.discard(db);
+        return Err(error);
+    }
+    get(db, subscription_id, &id)
 }
 
 /// Every glossary of the subscription, oldest first.
 pub fn list(db: &dyn Database, subscription_id: &str) -> Result<Vec<Glossary>, GlossaryError> {
     let result = db.execute(
-        &format!("{SELECT_GLOSSARIES} WHERE g.subscription_id = ? ORDER BY g.rowid, d.source_lang, d.target_lang"),
+        &format!("{SELECT_GLOSSARIES} WHERE g.subscription_id = ? ORDER BY g.rowid, {DICTIONARY_ORDER}"),
         &[subscription_id.into()],
     )?;
     glossaries_from_rows(&result.rows)
@@ -122,96 +141,157 @@ pub fn list(db: &dyn Database, subscription_id: &str) -> Result<Vec<Glossary>, G
 /// One glossary of the subscription.
 pub fn get(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<Glossary, GlossaryError> {
     let result = db.execute(
-        &format!("{SELECT_GLOSSARIES} WHERE g.subscription_id = ? AND g.id = ? ORDER BY d.source_lang, d.target_lang"),
+        &format!("{SELECT_GLOSSARIES} WHERE g.subscription_id = ? AND g.id = ? ORDER BY {DICTIONARY_ORDER}"),
         &[subscription_id.into(), id.into()],
     )?;
     glossaries_from_rows(&result.rows)?.into_iter().next().ok_or(GlossaryError::NotFound)
 }
 
-/// Deletes a glossary and everything in it.
-pub fn delete(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<(), GlossaryError> {
+/// Deletes a glossary and everything in it: gone for every reader in one short transaction,
+/// its entries removed in chunks after.
+pub fn delete(services: &Services<'_>, subscription_id: &str, id: &Id) -> Result<(), GlossaryError> {
+    let db = services.db;
+    let removed = format!("removed:{id}");
     transaction(db, RetryPolicy::default(), |db| {
         owned(db, subscription_id, id)?;
+        put_aside(db, subscription_id, &removed)?;
         db.execute(
-            "DELETE FROM glossary_entries WHERE dictionary_id IN (SELECT id FROM glossary_dictionaries WHERE glossary_id = ?)",
-            &[id.into()],
+            "UPDATE glossary_dictionaries SET glossary_id = ? WHERE glossary_id = ?",
+            &[removed.as_str().into(), id.into()],
         )?;
-        db.execute("DELETE FROM glossary_dictionaries WHERE glossary_id = ?", &[id.into()])?;
         db.execute("DELETE FROM glossaries WHERE id = ?", &[id.into()])?;
-        Ok(())
-    })
+        Ok::<(), GlossaryError>(())
+    })?;
+    discard(db, &removed);
+    Ok(())
 }
 
 /// Renames a glossary and/or merges entries into one of its dictionaries (created if absent):
-/// new sources are added, existing sources get the new target. One transaction.
+/// new sources are added, existing sources get the new target. A merge of more than one
+/// chunk of entries is written beside the dictionary (its entries copied, the merge applied)
+/// and replaces it in the last short transaction; a smaller one is one transaction.
 pub fn update(
-    db: &dyn Database,
+    services: &Services<'_>,
     subscription_id: &str,
     id: &Id,
     name: Option<&str>,
     merge: Option<&NewDictionary>,
 ) -> Result<Glossary, GlossaryError> {
-    transaction(db, RetryPolicy::default(), |db| {
-        owned(db, subscription_id, id)?;
+    let db = services.db;
+    let rename = |db: &dyn Database| -> Result<(), GlossaryError> {
         if let Some(name) = name {
             db.execute("UPDATE glossaries SET name = ? WHERE id = ?", &[name.into(), id.into()])?;
         }
-        if let Some(dictionary) = merge {
-            let (dictionary_id, next_position) = match find_dictionary(db, id, &dictionary.pair)? {
-                Some(dictionary_id) => {
-                    let last = db.execute(
-                        "SELECT max(position) FROM glossary_entries WHERE dictionary_id = ?",
-                        &[dictionary_id.into()],
-                    )?;
-                    let last: Option<i64> = last.first().map(|row| row.get(0)).transpose()?.flatten();
-                    (dictionary_id, last.map_or(0, |last| last + 1))
-                }
-                None => (insert_dictionary(db, id, &dictionary.pair)?, 0),
+        Ok(())
+    };
+    let Some(dictionary) = merge else {
+        transaction(db, RetryPolicy::default(), |db| {
+            owned(db, subscription_id, id)?;
+            rename(db)
+        })?;
+        return get(db, subscription_id, id);
+    };
+    owned(db, subscription_id, id)?;
+    let existing = find_dictionary(db, id, &dictionary.pair)?;
+    if existing.is_some() && dictionary.entries.len() <= WRITE_CHUNK_ROWS {
+        transaction(db, RetryPolicy::default(), |db| {
+            owned(db, subscription_id, id)?;
+            rename(db)?;
+            let dictionary_id = match find_dictionary(db, id, &dictionary.pair)? {
+                Some(dictionary_id) => dictionary_id,
+                None => add_dictionary(db, id, &dictionary.pair)?,
             };
+            let next_position = next_position(db, dictionary_id)?;
             insert_entries(db, dictionary_id, next_position, &dictionary.entries, true)?;
-            update_count(db, dictionary_id)?;
-        }
-        Ok::<(), GlossaryError>(())
-    })?;
+            if update_count(db, dictionary_id)? > MAX_DICTIONARY_ENTRIES as i64 {
+                return Err(GlossaryError::TooManyEntries);
+            }
+            Ok(())
+        })?;
+        return get(db, subscription_id, id);
+    }
+    sweep(services, subscription_id)?;
+    let draft = Draft::begin(services, subscription_id)?;
+    let written = draft.write_merged(db, existing, dictionary).and_then(|new_id| {
+        transaction(db, RetryPolicy::default(), |db| {
+            owned(db, subscription_id, id)?;
+            rename(db)?;
+            let replaced = take_place(db, subscription_id, id, &dictionary.pair, new_id, existing)?;
+            draft.finish(db, id)?;
+            Ok(replaced)
+        })
+    });
+    settle(db, draft, written)?;
     get(db, subscription_id, id)
 }
 
-/// Replaces the dictionary of a pair with these entries (creating it if absent).
+/// Replaces the dictionary of a pair with these entries (creating it if absent); a replaced
+/// dictionary keeps its place among the glossary's.
 pub fn replace_dictionary(
-    db: &dyn Database,
+    services: &Services<'_>,
     subscription_id: &str,
     id: &Id,
     dictionary: &NewDictionary,
 ) -> Result<DictionaryInfo, GlossaryError> {
-    transaction(db, RetryPolicy::default(), |db| {
-        owned(db, subscription_id, id)?;
-        let dictionary_id = match find_dictionary(db, id, &dictionary.pair)? {
-            Some(dictionary_id) => {
-                db.execute("DELETE FROM glossary_entries WHERE dictionary_id = ?", &[dictionary_id.into()])?;
-                dictionary_id
-            }
-            None => insert_dictionary(db, id, &dictionary.pair)?,
-        };
-        insert_entries(db, dictionary_id, 0, &dictionary.entries, false)?;
-        let entry_count = update_count(db, dictionary_id)?;
-        Ok(DictionaryInfo { pair: dictionary.pair.clone(), entry_count })
-    })
+    let db = services.db;
+    owned(db, subscription_id, id)?;
+    sweep(services, subscription_id)?;
+    let draft = Draft::begin(services, subscription_id)?;
+    let written = draft.write(db, std::slice::from_ref(dictionary)).and_then(|ids| {
+        transaction(db, RetryPolicy::default(), |db| {
+            owned(db, subscription_id, id)?;
+            let existing = find_dictionary(db, id, &dictionary.pair)?;
+            let replaced = take_place(db, subscription_id, id, &dictionary.pair, ids[0], existing)?;
+            draft.finish(db, id)?;
+            Ok(replaced)
+        })
+    });
+    settle(db, draft, written)?;
+    Ok(DictionaryInfo { pair: dictionary.pair.clone(), entry_count: dictionary.entries.len() as i64 })
 }
 
-/// Deletes the dictionary of a pair.
+/// After a draft's last transaction: the dictionary it replaced (if any) has its entries removed
+/// in chunks; if the writing failed, the draft is discarded instead.
+fn settle(
+    db: &dyn Database,
+    draft: Draft,
+    written: Result<Option<String>, GlossaryError>,
+) -> Result<(), GlossaryError> {
+    match written {
+        Ok(replaced) => {
+            if let Some(replaced) = replaced {
+                discard(db, &replaced);
+            }
+            Ok(())
+        }
+        Err(error) => {
+            draft.discard(db);
+            Err(error)
+        }
+    }
+}
+
+/// Deletes the dictionary of a pair: gone in one short transaction, its entries removed in
+/// chunks after.
 pub fn delete_dictionary(
     db: &dyn Database,
     subscription_id: &str,
     id: &Id,
     pair: &LanguagePair,
 ) -> Result<(), GlossaryError> {
-    transaction(db, RetryPolicy::default(), |db| {
+    let removed = transaction(db, RetryPolicy::default(), |db| {
         owned(db, subscription_id, id)?;
         let dictionary_id = find_dictionary(db, id, pair)?.ok_or(GlossaryError::DictionaryNotFound)?;
-        db.execute("DELETE FROM glossary_entries WHERE dictionary_id = ?", &[dictionary_id.into()])?;
-        db.execute("DELETE FROM glossary_dictionaries WHERE id = ?", &[dictionary_id.into()])?;
-        Ok(())
-    })
+        let removed = format!("removed:{id}:{dictionary_id}");
+        put_aside(db, subscription_id, &removed)?;
+        db.execute(
+            "UPDATE glossary_dictionaries SET glossary_id = ? WHERE id = ?",
+            &[removed.as_str().into(), dictionary_id.into()],
+        )?;
+        Ok::<_, GlossaryError>(removed)
+    })?;
+    discard(db, &removed);
+    Ok(())
 }
 
 /// The entries of one dictionary, in upload order (merged entries after the others).
@@ -236,7 +316,9 @@ pub enum LookupError {
     /// Unknown, or another subscription's.
     #[error("Glossary {0} not found.")]
     UnknownGlossary(Id),
-    #[error("Glossary {id} has no dictionary for the language pair {pair}.")]
+    /// One of the glossaries has no dictionary for the request's pair (`EN-DE`: the pair's
+    /// base languages, as the glossary would hold them).
+    #[error("No dictionary found for language pair {}-{}", pair.source.to_ascii_uppercase(), pair.target.to_ascii_uppercase())]
     NoDictionary { id: Id, pair: LanguagePair },
     #[error("glossary store: {0}")]
     Store(#[from] DbError),
@@ -306,7 +388,12 @@ pub(crate) const ENTRIES_FOR_KEYS: &str = "SELECT e.source, e.target FROM json_e
      ON e.dictionary_id = ?2 AND e.first_key = k.value";
 
 const SELECT_GLOSSARIES: &str = "SELECT g.id, g.name, g.created_at, d.source_lang, d.target_lang, d.entry_count \
-     FROM glossaries AS g LEFT JOIN glossary_dictionaries AS d ON d.glossary_id = g.id";
+     FROM glossaries AS g LEFT JOIN glossary_dictionaries AS d ON d.glossary_id = g.id \
+     LEFT JOIN glossary_dictionary_positions AS p ON p.dictionary_id = d.id";
+
+/// A glossary's dictionaries in the order they were sent: a dictionary's id, or the place it
+/// took over from the one it replaced.
+const DICTIONARY_ORDER: &str = "coalesce(p.position, d.id)";
 
 fn glossaries_from_rows(rows: &[Row]) -> Result<Vec<Glossary>, GlossaryError> {
     let mut glossaries: Vec<Glossary> = Vec::new();
@@ -343,14 +430,243 @@ fn find_dictionary(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> 
     Ok(result.first().map(|row| row.get(0)).transpose()?)
 }
 
-fn insert_dictionary(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> Result<i64, GlossaryError> {
+/// A new, empty dictionary under `owner`: a glossary's id, or a draft key.
+fn insert_dictionary(db: &dyn Database, owner: &str, pair: &LanguagePair) -> Result<i64, GlossaryError> {
     let result = db.execute(
         "INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entry_count) \
          VALUES (?, ?, ?, 0) RETURNING id",
-        &[glossary_id.into(), pair.source.as_str().into(), pair.target.as_str().into()],
+        &[owner.into(), pair.source.as_str().into(), pair.target.as_str().into()],
     )?;
     let row = result.first().ok_or_else(|| DbError::Decode("INSERT … RETURNING gave no row".into()))?;
     Ok(row.get(0)?)
+}
+
+/// A new dictionary in a glossary, within [`MAX_DICTIONARIES`].
+fn add_dictionary(db: &dyn Database, id: &Id, pair: &LanguagePair) -> Result<i64, GlossaryError> {
+    check_room(db, id)?;
+    insert_dictionary(db, &id.to_string(), pair)
+}
+
+/// Refuses a new dictionary in a glossary that holds [`MAX_DICTIONARIES`].
+fn check_room(db: &dyn Database, id: &Id) -> Result<(), GlossaryError> {
+    let held = db.execute("SELECT count(*) FROM glossary_dictionaries WHERE glossary_id = ?", &[id.into()])?;
+    if count(&held)? >= MAX_DICTIONARIES as i64 { Err(GlossaryError::TooManyDictionaries) } else { Ok(()) }
+}
+
+/// The position after a dictionary's last entry.
+fn next_position(db: &dyn Database, dictionary_id: i64) -> Result<i64, GlossaryError> {
+    let last =
+        db.execute("SELECT max(position) FROM glossary_entries WHERE dictionary_id = ?", &[dictionary_id.into()])?;
+    let last: Option<i64> = last.first().map(|row| row.get(0)).transpose()?.flatten();
+    Ok(last.map_or(0, |last| last + 1))
+}
+
+/// In a transaction that makes `new_id` (a draft) the glossary's dictionary of `pair`: puts the
+/// dictionary it replaces (`existing`, which must still be the glossary's) aside and gives its
+/// place to `new_id`; without one, checks there is room for another. Answers the key of what
+/// was put aside, to remove once committed.
+fn take_place(
+    db: &dyn Database,
+    subscription_id: &str,
+    id: &Id,
+    pair: &LanguagePair,
+    new_id: i64,
+    existing: Option<i64>,
+) -> Result<Option<String>, GlossaryError> {
+    let current = find_dictionary(db, id, pair)?;
+    if current != existing {
+        // Another request replaced or added the dictionary meanwhile: this write is based on
+        // what is no longer there. Busy, so that it is tried again from the start? It would
+        // rewrite the draft; refusing is honest.
+        return Err(GlossaryError::Store(DbError::Other(format!(
+            "dictionary {pair} of glossary {id} changed during the write"
+        ))));
+    }
+    let Some(old_id) = current else {
+        check_room(db, id)?;
+        return Ok(None);
+    };
+    let removed = format!("removed:{id}:{old_id}");
+    put_aside(db, subscription_id, &removed)?;
+    db.execute(
+        "INSERT INTO glossary_dictionary_positions (dictionary_id, position) \
+         SELECT ?1, coalesce((SELECT position FROM glossary_dictionary_positions WHERE dictionary_id = ?2), ?2)",
+        &[new_id.into(), old_id.into()],
+    )?;
+    db.execute(
+        "UPDATE glossary_dictionaries SET glossary_id = ? WHERE id = ?",
+        &[removed.as_str().into(), old_id.into()],
+    )?;
+    Ok(Some(removed))
+}
+
+/// Records `key` as a draft to remove (`started_at` 0), in the caller's transaction.
+fn put_aside(db: &dyn Database, subscription_id: &str, key: &str) -> Result<(), GlossaryError> {
+    db.execute(
+        "INSERT OR REPLACE INTO glossary_drafts (draft_key, subscription_id, started_at) VALUES (?, ?, 0)",
+        &[key.into(), subscription_id.into()],
+    )?;
+    Ok(())
+}
+
+/// Refuses a new glossary when the subscription holds [`MAX_GLOSSARIES`].
+fn check_quota(db: &dyn Database, subscription_id: &str) -> Result<(), GlossaryError> {
+    let held = db.execute("SELECT count(*) FROM glossaries WHERE subscription_id = ?", &[subscription_id.into()])?;
+    if count(&held)? >= MAX_GLOSSARIES { Err(GlossaryError::TooMany) } else { Ok(()) }
+}
+
+/// Dictionaries being written, under a key no glossary has.
+struct Draft {
+    key: String,
+}
+
+impl Draft {
+    /// Registers a new draft of the subscription.
+    fn begin(services: &Services<'_>, subscription_id: &str) -> Result<Draft, GlossaryError> {
+        let draft = Draft { key: format!("draft:{}", Id::random(services.random)) };
+        let now = unix_ms(services);
+        transaction(services.db, RetryPolicy::default(), |db| {
+            db.execute(
+                "INSERT INTO glossary_drafts (draft_key, subscription_id, started_at) VALUES (?, ?, ?)",
+                &[draft.key.as_str().into(), subscription_id.into(), now.into()],
+            )
+        })?;
+        Ok(draft)
+    }
+
+    /// Writes each dictionary under the draft, a chunk of entries per transaction; answers
+    /// their ids, in order.
+    fn write(&self, db: &dyn Database, dictionaries: &[NewDictionary]) -> Result<Vec<i64>, GlossaryError> {
+        let mut ids = Vec::with_capacity(dictionaries.len());
+        for dictionary in dictionaries {
+            let dictionary_id =
+                transaction(db, RetryPolicy::default(), |db| insert_dictionary(db, &self.key, &dictionary.pair))?;
+            self.insert_chunks(db, dictionary_id, 0, &dictionary.entries, false)?;
+            transaction(db, RetryPolicy::default(), |db| update_count(db, dictionary_id))?;
+            ids.push(dictionary_id);
+        }
+        Ok(ids)
+    }
+
+    /// Writes under the draft the dictionary `existing` (if any) with `merge`'s entries merged
+    /// in: its entries copied a chunk at a time, then the merge's; answers the new id.
+    fn write_merged(
+        &self,
+        db: &dyn Database,
+        existing: Option<i64>,
+        merge: &NewDictionary,
+    ) -> Result<i64, GlossaryError> {
+        let dictionary_id =
+            transaction(db, RetryPolicy::default(), |db| insert_dictionary(db, &self.key, &merge.pair))?;
+        let mut next = 0;
+        if let Some(existing) = existing {
+            next = next_position(db, existing)?;
+            let chunk = WRITE_CHUNK_ROWS as i64;
+            for start in (0..next).step_by(WRITE_CHUNK_ROWS) {
+                transaction(db, RetryPolicy::default(), |db| {
+                    db.execute(
+                        "INSERT INTO glossary_entries (dictionary_id, position, source, target, first_key) \
+                         SELECT ?1, position, source, target, first_key FROM glossary_entries \
+                         WHERE dictionary_id = ?2 AND position >= ?3 AND position < ?3 + ?4",
+                        &[dictionary_id.into(), existing.into(), start.into(), chunk.into()],
+                    )
+                })?;
+            }
+        }
+        self.insert_chunks(db, dictionary_id, next, &merge.entries, true)?;
+        let entry_count = transaction(db, RetryPolicy::default(), |db| update_count(db, dictionary_id))?;
+        if entry_count > MAX_DICTIONARY_ENTRIES as i64 {
+            return Err(GlossaryError::TooManyEntries);
+        }
+        Ok(dictionary_id)
+    }
+
+    fn insert_chunks(
+        &self,
+        db: &dyn Database,
+        dictionary_id: i64,
+        first_position: i64,
+        entries: &[Entry],
+        merge: bool,
+    ) -> Result<(), GlossaryError> {
+        for (index, chunk) in entries.chunks(WRITE_CHUNK_ROWS).enumerate() {
+            let position = first_position + (index * WRITE_CHUNK_ROWS) as i64;
+            transaction(db, RetryPolicy::default(), |db| insert_entries(db, dictionary_id, position, chunk, merge))?;
+        }
+        Ok(())
+    }
+
+    /// In the caller's last transaction: the draft's dictionaries become the glossary's.
+    fn finish(&self, db: &dyn Database, id: &Id) -> Result<(), GlossaryError> {
+        db.execute(
+            "UPDATE glossary_dictionaries SET glossary_id = ? WHERE glossary_id = ?",
+            &[id.into(), self.key.as_str().into()],
+        )?;
+        db.execute("DELETE FROM glossary_drafts WHERE draft_key = ?", &[self.key.as_str().into()])?;
+        Ok(())
+    }
+
+    /// Removes what the draft holds (after a failed write).
+    fn discard(&self, db: &dyn Database) {
+        discard(db, &self.key);
+    }
+}
+
+/// Removes the subscription's drafts whose instance died, and dictionaries put aside whose
+/// removal did not finish.
+fn sweep(services: &Services<'_>, subscription_id: &str) -> Result<(), GlossaryError> {
+    let before = unix_ms(services) - STALE_DRAFT_MS;
+    let stale = services.db.execute(
+        "SELECT draft_key FROM glossary_drafts WHERE subscription_id = ? AND started_at < ?",
+        &[subscription_id.into(), before.into()],
+    )?;
+    for row in &stale.rows {
+        let key: String = row.get(0)?;
+        discard(services.db, &key);
+    }
+    Ok(())
+}
+
+/// Deletes the dictionaries under a draft key, a chunk of entries per transaction, then the
+/// draft. A failure is logged and left for the subscription's next sweep.
+fn discard(db: &dyn Database, key: &str) {
+    if let Err(error) = try_discard(db, key) {
+        eprintln!("glossary store: removing {key} failed, left for a later write: {error}");
+    }
+}
+
+fn try_discard(db: &dyn Database, key: &str) -> Result<(), GlossaryError> {
+    let dictionaries = db.execute("SELECT id FROM glossary_dictionaries WHERE glossary_id = ?", &[key.into()])?;
+    for row in &dictionaries.rows {
+        let dictionary_id: i64 = row.get(0)?;
+        loop {
+            let deleted = transaction(db, RetryPolicy::default(), |db| {
+                db.execute(
+                    "DELETE FROM glossary_entries WHERE dictionary_id = ?1 AND position IN \
+                     (SELECT position FROM glossary_entries WHERE dictionary_id = ?1 LIMIT ?2)",
+                    &[dictionary_id.into(), (WRITE_CHUNK_ROWS as i64).into()],
+                )?;
+                db.changes()
+            })?;
+            if deleted == 0 {
+                break;
+            }
+        }
+    }
+    transaction(db, RetryPolicy::default(), |db| {
+        db.execute(
+            "DELETE FROM glossary_dictionary_positions WHERE dictionary_id IN \
+             (SELECT id FROM glossary_dictionaries WHERE glossary_id = ?)",
+            &[key.into()],
+        )?;
+        db.execute("DELETE FROM glossary_dictionaries WHERE glossary_id = ?", &[key.into()])?;
+        db.execute("DELETE FROM glossary_drafts WHERE draft_key = ?", &[key.into()])?;
+        Ok::<(), GlossaryError>(())
+    })
+}
+
+fn unix_ms(services: &Services<'_>) -> i64 {
+    services.clock.now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_millis() as i64)
 }
 
 /// Inserts entries from `first_position` on, in one statement; with `merge`, an entry whose

@@ -12,7 +12,11 @@ type Fixture = NativeHost;
 /// Fresh in-memory storage with the glossary schema, at 2026-11-21T10:00:00.123Z.
 fn fixture() -> Fixture {
     let clock = FixedClock::new(std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_255_200_123));
-    NativeHost::in_memory(&[include_str!("../../../sql/0005_glossaries.sql")], clock).expect("set up the host")
+    NativeHost::in_memory(
+        &[include_str!("../../../sql/0005_glossaries.sql"), include_str!("../../../sql/0007_glossary_writes.sql")],
+        clock,
+    )
+    .expect("set up the host")
 }
 
 /// A stored glossary's id.
@@ -41,12 +45,12 @@ fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
     assert_eq!(created.creation_time, "2026-11-21T10:00:00.123Z");
     assert_eq!(created.id.len(), 36);
     let pairs: Vec<(String, i64)> = created.dictionaries.iter().map(|d| (d.pair.to_string(), d.entry_count)).collect();
-    assert_eq!(pairs, [("DE → EN".to_string(), 1), ("EN → DE".to_string(), 2)]);
+    assert_eq!(pairs, [("EN → DE".to_string(), 2), ("DE → EN".to_string(), 1)], "in the order given");
 
     assert_eq!(store::list(&fixture.db, "sub-a").unwrap(), std::slice::from_ref(&created));
     assert!(store::list(&fixture.db, "sub-b").unwrap().is_empty());
     assert!(matches!(store::get(&fixture.db, "sub-b", &id(&created)), Err(GlossaryError::NotFound)));
-    assert!(matches!(store::delete(&fixture.db, "sub-b", &id(&created)), Err(GlossaryError::NotFound)));
+    assert!(matches!(store::delete(&fixture.services(), "sub-b", &id(&created)), Err(GlossaryError::NotFound)));
 
     let entries = store::entries(&fixture.db, "sub-a", &id(&created), &LanguagePair::new("en", "de")).unwrap();
     assert_eq!(entries, [("house".to_string(), "Haus".to_string()), ("car".to_string(), "Auto".to_string())]);
@@ -55,7 +59,7 @@ fn a_glossary_is_created_listed_read_and_deleted_within_its_subscription() {
         Err(GlossaryError::DictionaryNotFound)
     ));
 
-    store::delete(&fixture.db, "sub-a", &id(&created)).unwrap();
+    store::delete(&fixture.services(), "sub-a", &id(&created)).unwrap();
     assert!(store::list(&fixture.db, "sub-a").unwrap().is_empty());
     let left = fixture.db.execute("SELECT count(*) FROM glossary_entries", &[]).unwrap();
     assert_eq!(left.rows[0].get::<i64>(0).unwrap(), 0, "entries go with their glossary");
@@ -68,7 +72,7 @@ fn patch_merges_and_put_replaces() {
         store::create(&fixture.services(), "s", "G", &[dictionary("en", "de", &[("house", "Haus"), ("car", "Auto")])])
             .unwrap();
     let merged = store::update(
-        &fixture.db,
+        &fixture.services(),
         "s",
         &id(&glossary),
         Some("Renamed"),
@@ -88,19 +92,33 @@ fn patch_merges_and_put_replaces() {
         ]
     );
 
-    let added =
-        store::update(&fixture.db, "s", &id(&glossary), None, Some(&dictionary("en", "fr", &[("car", "voiture")])))
-            .unwrap();
+    let added = store::update(
+        &fixture.services(),
+        "s",
+        &id(&glossary),
+        None,
+        Some(&dictionary("en", "fr", &[("car", "voiture")])),
+    )
+    .unwrap();
     assert_eq!(added.dictionaries.len(), 2);
 
-    let replaced =
-        store::replace_dictionary(&fixture.db, "s", &id(&glossary), &dictionary("en", "de", &[("sun", "Sonne")]))
-            .unwrap();
+    let replaced = store::replace_dictionary(
+        &fixture.services(),
+        "s",
+        &id(&glossary),
+        &dictionary("en", "de", &[("sun", "Sonne")]),
+    )
+    .unwrap();
     assert_eq!(replaced.entry_count, 1);
     assert_eq!(
         store::entries(&fixture.db, "s", &id(&glossary), &pair).unwrap(),
         [("sun".to_string(), "Sonne".to_string())]
     );
+    let order = |fixture: &Fixture| -> Vec<String> {
+        let glossary = store::get(&fixture.db, "s", &id(&glossary)).unwrap();
+        glossary.dictionaries.iter().map(|d| d.pair.to_string()).collect()
+    };
+    assert_eq!(order(&fixture), ["EN → DE", "EN → FR"], "a replaced dictionary keeps its place");
 
     store::delete_dictionary(&fixture.db, "s", &id(&glossary), &pair).unwrap();
     assert!(matches!(
@@ -167,7 +185,7 @@ fn a_translation_reads_only_entries_whose_first_word_occurs_and_the_first_glossa
         Err(LookupError::UnknownGlossary(_))
     ));
     let missing = Selection::resolve(&fixture.db, "s", &[id(&first)], &LanguagePair::new("en", "fr")).unwrap_err();
-    assert_eq!(missing.to_string(), format!("Glossary {} has no dictionary for the language pair EN → FR.", first.id));
+    assert_eq!(missing.to_string(), "No dictionary found for language pair EN-FR");
 }
 
 #[test]
@@ -205,4 +223,131 @@ fn a_translation_reads_the_named_glossaries_through_its_term_source() {
         Terms::resolve(&fixture.db, "other", &[id(&glossary)], Some(english), german),
         Err(LookupError::UnknownGlossary(_))
     ));
+}
+
+/// Rows of a table, for checks that nothing is left behind.
+fn rows(fixture: &Fixture, table: &str) -> i64 {
+    let result = fixture.db.execute(&format!("SELECT count(*) FROM {table}"), &[]).unwrap();
+    result.rows[0].get(0).unwrap()
+}
+
+/// `count` entries `t0 → z0`, `t1 → z1`, …
+fn numbered(count: usize, target: &str) -> Vec<Entry> {
+    (0..count).map(|index| (format!("t{index}"), format!("{target}{index}"))).collect()
+}
+
+#[test]
+fn large_writes_go_in_chunks_and_leave_nothing_behind() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let size = limits::WRITE_CHUNK_ROWS * 2 + 7;
+    let big = NewDictionary { pair: LanguagePair::new("en", "de"), entries: numbered(size, "a") };
+    let small = dictionary("de", "en", &[("Haus", "house")]);
+    let glossary = store::create(&services, "s", "Big", &[big.clone(), small]).unwrap();
+    let pairs: Vec<(String, i64)> = glossary.dictionaries.iter().map(|d| (d.pair.to_string(), d.entry_count)).collect();
+    assert_eq!(pairs, [("EN → DE".to_owned(), size as i64), ("DE → EN".to_owned(), 1)]);
+    let pair = LanguagePair::new("en", "de");
+    assert_eq!(store::entries(&fixture.db, "s", &id(&glossary), &pair).unwrap(), big.entries);
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+
+    // A large merge is written beside the dictionary and takes its place.
+    let mut merge = numbered(size, "b");
+    merge.push(("new".to_owned(), "neu".to_owned()));
+    let merged = store::update(
+        &services,
+        "s",
+        &id(&glossary),
+        None,
+        Some(&NewDictionary { pair: pair.clone(), entries: merge.clone() }),
+    )
+    .unwrap();
+    let pairs: Vec<(String, i64)> = merged.dictionaries.iter().map(|d| (d.pair.to_string(), d.entry_count)).collect();
+    assert_eq!(pairs, [("EN → DE".to_owned(), size as i64 + 1), ("DE → EN".to_owned(), 1)], "in its place");
+    assert_eq!(store::entries(&fixture.db, "s", &id(&glossary), &pair).unwrap(), merge);
+    assert_eq!(rows(&fixture, "glossary_entries"), size as i64 + 2, "the old entries are gone");
+
+    store::replace_dictionary(&services, "s", &id(&glossary), &big).unwrap();
+    assert_eq!(rows(&fixture, "glossary_entries"), size as i64 + 1);
+    store::delete(&services, "s", &id(&glossary)).unwrap();
+    for table in ["glossary_entries", "glossary_dictionaries", "glossary_drafts", "glossary_dictionary_positions"] {
+        assert_eq!(rows(&fixture, table), 0, "{table}");
+    }
+}
+
+#[test]
+fn a_failed_upload_is_never_visible_and_is_removed() {
+    let fixture = fixture();
+    let services = fixture.services();
+    // One place left in the quota, taken (below) before the upload: it is refused.
+    let size = limits::WRITE_CHUNK_ROWS + 1;
+    let dictionaries = [NewDictionary { pair: LanguagePair::new("en", "de"), entries: numbered(size, "z") }];
+    fixture
+        .db
+        .execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) \
+             INSERT INTO glossaries (id, subscription_id, name, created_at) SELECT 'g' || i, 's', 'n', 'now' FROM n",
+            &[(MAX_GLOSSARIES - 1).into()],
+        )
+        .unwrap();
+    // A draft another upload is still writing (by hand here): invisible to every read.
+    let draft_key = "draft:test";
+    fixture.db.execute("INSERT INTO glossary_drafts VALUES (?, 's', ?)", &[draft_key.into(), i64::MAX.into()]).unwrap();
+    fixture
+        .db
+        .execute(
+            "INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entry_count) VALUES (?, 'en', 'de', 1)",
+            &[draft_key.into()],
+        )
+        .unwrap();
+    fixture
+        .db
+        .execute(
+            "INSERT INTO glossary_entries SELECT max(id), 0, 'half', 'halb', 'half' FROM glossary_dictionaries",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(store::list(&fixture.db, "s").unwrap().len(), MAX_GLOSSARIES as usize - 1, "a draft is no glossary");
+    let listed = store::list(&fixture.db, "s").unwrap();
+    assert!(listed.iter().all(|glossary| glossary.dictionaries.is_empty()), "nor part of one");
+
+    fixture.db.execute("INSERT INTO glossaries VALUES ('last', 's', 'n', 'now')", &[]).unwrap();
+    let refused = store::create(&services, "s", "late", &dictionaries);
+    assert!(matches!(refused, Err(GlossaryError::TooMany)));
+    // The refused upload left nothing; the hand-made draft is not stale yet and stays.
+    assert_eq!(rows(&fixture, "glossary_drafts"), 1);
+    assert_eq!(rows(&fixture, "glossary_entries"), 1);
+
+    // Once stale (its instance died), the subscription's next write removes it.
+    fixture.db.execute("UPDATE glossary_drafts SET started_at = 0", &[]).unwrap();
+    fixture.db.execute("DELETE FROM glossaries WHERE id = 'last'", &[]).unwrap();
+    store::create(&services, "s", "fits", &[dictionary("en", "de", &[("a", "b")])]).unwrap();
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+    assert_eq!(rows(&fixture, "glossary_entries"), 1, "only the new glossary's entry");
+}
+
+#[test]
+fn a_glossary_holds_at_most_the_maximum_number_of_dictionaries() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let glossary = store::create(&services, "s", "G", &[dictionary("en", "de", &[("a", "b")])]).unwrap();
+    fixture
+        .db
+        .execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) \
+             INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entry_count) \
+             SELECT ?, 'x' || i, 'y', 0 FROM n",
+            &[(limits::MAX_DICTIONARIES as i64 - 1).into(), glossary.id.as_str().into()],
+        )
+        .unwrap();
+    let more = dictionary("en", "fr", &[("a", "b")]);
+    assert!(matches!(
+        store::update(&services, "s", &id(&glossary), None, Some(&more)),
+        Err(GlossaryError::TooManyDictionaries)
+    ));
+    assert!(matches!(
+        store::replace_dictionary(&services, "s", &id(&glossary), &more),
+        Err(GlossaryError::TooManyDictionaries)
+    ));
+    store::replace_dictionary(&services, "s", &id(&glossary), &dictionary("en", "de", &[("c", "d")])).unwrap();
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
 }
