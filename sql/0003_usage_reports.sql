@@ -13,10 +13,12 @@
 --   whole calendar months of the range from usage_tag_monthly (primary key (tag_id, month)) and
 --   the days before and after them from usage_tag_daily: three short ranges per tag, at most
 --   about 72 rows for a year instead of 366.
--- * A cursor's tag is found through usage_tags' primary key (id).
+-- * A cursor names its tag by its place among the subscription's own tags in numbering order
+--   (never by the store-wide number): both ways through the subscription's entries of the unique
+--   index (subscription_id, tag), which carry the number.
 
--- Every tag a subscription has recorded usage with, numbered: the rollups and the custom-tag
--- report's cursors name tags by this number. AUTOINCREMENT: a number is never given to another
+-- Every tag a subscription has recorded usage with, numbered: the rollups name tags by this
+-- number (the custom-tag report's cursors by its order among the subscription's own tags). AUTOINCREMENT: a number is never given to another
 -- tag.
 CREATE TABLE IF NOT EXISTS usage_tags (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,

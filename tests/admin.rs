@@ -252,7 +252,8 @@ fn the_audit_log_records_every_change_with_its_admin_and_never_a_secret() {
         assert_eq!(reply.status, 400, "{query}: {}", reply.text());
         assert!(message(&reply).contains(expected), "{query}: {}", reply.text());
     }
-    assert_eq!(log("start_date=2025-05-01&end_date=2026-05-02", BOOTSTRAP_ADMIN_KEY).status, 200, "366 days");
+    assert_eq!(log("start_date=2025-05-01&end_date=2026-05-01", BOOTSTRAP_ADMIN_KEY).status, 200, "366 days");
+    assert_eq!(log("start_date=2025-05-01&end_date=2026-05-02", BOOTSTRAP_ADMIN_KEY).status, 400, "367 days");
 
     let developer_key = app.developer_key();
     assert_eq!(log("start_date=2026-05-01&end_date=2026-05-31", &developer_key).status, 403);
@@ -310,4 +311,47 @@ fn the_audit_log_is_read_page_by_page() {
         july.json()["audit_log"],
         json!({"start_date": "2026-07-01T00:00:00", "end_date": "2026-07-31T00:00:00", "next_page": null, "entries": []})
     );
+}
+
+#[test]
+fn a_deactivated_key_cannot_be_relabelled_or_limited_and_nothing_is_audited() {
+    let app = TestApp::start(Options::app());
+    let at = Some("2026-05-04T10:00:00Z");
+    let admin = |method: &str, path: &str, body: Json| send(&app, method, path, BOOTSTRAP_ADMIN_KEY, &body, at);
+    let developer = admin("POST", "/v2/admin/developer-keys", json!({"label": "CI"})).json();
+    let ops = admin("POST", "/v2/admin/admin-keys", json!({"label": "CI"})).json();
+    let keys = [
+        ("developer-keys", "Developer key", developer["key_id"].as_str().unwrap().to_owned()),
+        ("admin-keys", "Admin key", ops["key_id"].as_str().unwrap().to_owned()),
+    ];
+    for (kind, _, id) in &keys {
+        let deactivated = admin("PUT", &format!("/v2/admin/{kind}/deactivate"), json!({"key_id": id}));
+        assert_eq!(deactivated.status, 200, "{}", deactivated.text());
+    }
+    let audit =
+        || app.call("GET", "/v2/admin/audit-log?start_date=2026-05-01&end_date=2026-05-31", BOOTSTRAP_ADMIN_KEY);
+    let before = audit().json();
+    // The bootstrap key's creation (at the first request), two keys created, two deactivated.
+    assert_eq!(before["audit_log"]["entries"].as_array().unwrap().len(), 5, "{before}");
+
+    for (kind, title, id) in &keys {
+        // A new label and the label it already has are refused alike.
+        for label in ["Renamed", "CI"] {
+            let reply = admin("PUT", &format!("/v2/admin/{kind}/label"), json!({"key_id": id, "label": label}));
+            assert_eq!(reply.status, 400, "{kind} {label}: {}", reply.text());
+            assert_eq!(
+                reply.json(),
+                json!({"message": format!("{title} {id} is deactivated; a deactivated key cannot be changed.")})
+            );
+        }
+    }
+    let developer_id = &keys[0].2;
+    let refused = admin("PUT", "/v2/admin/developer-keys/limits", json!({"key_id": developer_id, "characters": 10}));
+    assert_eq!(refused.status, 400, "{}", refused.text());
+    assert!(message(&refused).ends_with("is deactivated; a deactivated key cannot be changed."), "{}", refused.text());
+
+    let listed = app.call("GET", "/v2/admin/developer-keys", BOOTSTRAP_ADMIN_KEY).json();
+    let key = listed.as_array().unwrap().iter().find(|key| key["key_id"] == developer_id.as_str()).unwrap().clone();
+    assert_eq!((&key["label"], &key["usage_limits"]["characters"]), (&json!("CI"), &Json::Null));
+    assert_eq!(audit().json(), before, "a refused change writes nothing to the audit log");
 }

@@ -244,18 +244,19 @@ fn following_next_page_walks_every_entry_once_in_order() {
     assert_eq!(tags, ["alpha", "beta", "gamma"]);
     assert_eq!(periods["usage"][0]["breakdown"]["total_characters"], 820, "1 + 2 + ... + 40");
 
-    // The first page's cursor names gamma's 20 March. In a range ending that day nothing follows it.
+    // The first page's cursor belongs to its report: not to a range ending on the day it names, nor
+    // to another aggregation of the same range.
     let first = report(&app, BOOTSTRAP_ADMIN_KEY, &format!("/v2/admin/analytics/custom-tags?{range}"));
     let cursor = &first["custom_tag_usage_report"]["next_page"];
-    let past_the_end = refused(
+    let other_range = refused(
         &app,
         BOOTSTRAP_ADMIN_KEY,
         &format!(
             "/v2/admin/analytics/custom-tags?start_date=2026-03-01&end_date=2026-03-20&aggregate_by=day&page={cursor}"
         ),
     );
-    assert!(past_the_end.starts_with("Value for 'page' not supported"), "{past_the_end}");
-    assert!(past_the_end.contains("no entries follow"), "{past_the_end}");
+    assert!(other_range.starts_with("Value for 'page' not supported"), "{other_range}");
+    assert!(other_range.contains("not a next_page of this report"), "{other_range}");
     let wrong_aggregation = refused(
         &app,
         BOOTSTRAP_ADMIN_KEY,
@@ -285,21 +286,21 @@ fn every_wrong_parameter_is_a_400_that_names_it() {
             reversed.starts_with("Value for 'end_date' not supported") && reversed.contains("start_date"),
             "{reversed}"
         );
-        // 2025-01-01 to 2026-01-02 is 366 days apart, to 2026-01-03 367.
-        assert_eq!(
-            message("start_date=2025-01-01&end_date=2026-01-03"),
-            "Bad request. Reason: Date range cannot exceed 366 days"
-        );
-        assert_eq!(
-            message("start_date=2025-01-01T23:00:00&end_date=2026-01-03T00:00:00Z"),
-            "Bad request. Reason: Date range cannot exceed 366 days"
-        );
-        report(&app, BOOTSTRAP_ADMIN_KEY, &format!("{endpoint}?start_date=2025-01-01&end_date=2026-01-02"));
+        // end_date is included: 2025-01-01 to 2026-01-01 covers 366 days, to 2026-01-02 367.
+        for too_long in [
+            "start_date=2025-01-01&end_date=2026-01-02",
+            "start_date=2025-01-01T23:00:00&end_date=2026-01-02T00:00:00Z",
+            "start_date=2025-01-01&end_date=2026-01-03",
+        ] {
+            assert_eq!(message(too_long), "Bad request. Reason: Date range cannot exceed 366 days", "{too_long}");
+        }
+        report(&app, BOOTSTRAP_ADMIN_KEY, &format!("{endpoint}?start_date=2025-01-01&end_date=2026-01-01"));
         report(
             &app,
             BOOTSTRAP_ADMIN_KEY,
-            &format!("{endpoint}?start_date=2025-01-01T00:00:00Z&end_date=2026-01-02T23:59:59Z"),
+            &format!("{endpoint}?start_date=2025-01-01T00:00:00Z&end_date=2026-01-01T23:59:59Z"),
         );
+        report(&app, BOOTSTRAP_ADMIN_KEY, &format!("{endpoint}?start_date=2024-01-01&end_date=2024-12-31"));
         report(&app, BOOTSTRAP_ADMIN_KEY, &format!("{endpoint}?start_date=2026-05-04&end_date=2026-05-04"));
     }
 
@@ -410,4 +411,65 @@ fn subscriptions_never_see_each_others_keys_tags_or_usage() {
         &format!("/v2/admin/analytics/custom-tags?{range}&aggregate_by=day&page={cursor}"),
     );
     assert_eq!(second["custom_tag_usage_report"]["usage"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn the_audit_log_covers_at_most_366_days_too() {
+    let app = TestApp::start(Options::app());
+    let path = |range: &str| format!("/v2/admin/audit-log?{range}");
+    report(&app, BOOTSTRAP_ADMIN_KEY, &path("start_date=2025-01-01&end_date=2026-01-01"));
+    assert_eq!(
+        refused(&app, BOOTSTRAP_ADMIN_KEY, &path("start_date=2025-01-01&end_date=2026-01-02")),
+        "Bad request. Reason: Date range cannot exceed 366 days"
+    );
+}
+
+/// Every `next_page` of a custom-tag report, following them from the first page.
+fn cursors(app: &TestApp, admin: &str, query: &str) -> Vec<Json> {
+    let mut cursors = Vec::new();
+    let mut path = format!("/v2/admin/analytics/custom-tags?{query}");
+    loop {
+        let page = report(app, admin, &path)["custom_tag_usage_report"].clone();
+        match page["next_page"].clone() {
+            Json::Null => return cursors,
+            next => {
+                path = format!("/v2/admin/analytics/custom-tags?{query}&page={next}");
+                cursors.push(next);
+            }
+        }
+    }
+}
+
+#[test]
+fn custom_tag_cursors_belong_to_their_subscription_and_cannot_be_made_up() {
+    // Two subscriptions with the same 101 tags, recorded in turns: the same entries, other cursors.
+    // (That a cursor tells nothing of other subscriptions' tags is shown beside the code: the
+    // cursors of one subscription are the same whether or not another one has tags.)
+    let app = TestApp::start(Options::app());
+    let (_, first_admin) = app.create_subscription("pro");
+    let (first, _) = developer_key(&app, &first_admin, "first");
+    let (_, second_admin) = app.create_subscription("pro");
+    let (second, _) = developer_key(&app, &second_admin, "second");
+    for number in 0..101 {
+        for key in [&first, &second] {
+            translate(&app, key, "abc", Some(&format!("t{number:03}")), "2026-05-04T10:00:00Z");
+        }
+    }
+    let query = "start_date=2026-05-01&end_date=2026-05-31";
+    let (first_cursors, second_cursors) = (cursors(&app, &first_admin, query), cursors(&app, &second_admin, query));
+    assert_eq!((first_cursors.len(), second_cursors.len()), (1, 1));
+    assert_ne!(first_cursors, second_cursors, "each subscription's cursors are its own");
+
+    let path = |page: &Json| format!("/v2/admin/analytics/custom-tags?{query}&page={page}");
+    for (admin, page) in [(&second_admin, &first_cursors[0]), (&first_admin, &second_cursors[0])] {
+        let message = refused(&app, admin, &path(page));
+        assert!(message.contains("not a next_page of this report"), "{message}");
+    }
+    let cursor = first_cursors[0].as_u64().unwrap();
+    for forged in [cursor ^ 1 << 30, cursor ^ 1 << 40, cursor + 1, 1, 512] {
+        let message = refused(&app, &first_admin, &path(&json!(forged)));
+        assert!(message.contains("not a next_page of this report"), "{forged}: {message}");
+    }
+    let last = report(&app, &first_admin, &path(&first_cursors[0]))["custom_tag_usage_report"].clone();
+    assert_eq!(last["usage"], json!([{"custom_tag": "t100", "breakdown": breakdown(3, 3)}]));
 }

@@ -58,7 +58,9 @@ fn the_v2_listings_are_deprecated_with_a_link_to_their_successor() {
     ] {
         let reply = app.call("GET", path, &key);
         assert_eq!(reply.status, 200);
-        assert!(reply.header("deprecation").is_some_and(|value| value.starts_with('@')), "{path}");
+        // Deprecated on 2026-05-18, 00:00 UTC (RFC 9745: `@` and a Unix time); no sunset is announced.
+        assert_eq!(reply.header("deprecation"), Some("@1779062400"), "{path}");
+        assert!(reply.header("sunset").is_none(), "{path}");
         assert_eq!(reply.header("link"), Some(successor));
     }
     let v3 = app.call("GET", "/v3/languages?resource=translate_text", &key);
@@ -89,17 +91,55 @@ fn v3_languages_list_features_and_beta_languages_on_request() {
     let swiss = with_beta.as_array().unwrap().iter().find(|language| language["lang"] == "de-CH").unwrap().clone();
     assert_eq!(swiss["status"], "beta");
     assert!(swiss["features"].get("formality").is_none() && swiss["features"].get("glossary").is_none());
+}
 
+/// Each resource of the API, and an endpoint of its own that answers something other than 404
+/// once the resource is served (`POST` with an empty JSON body: a served endpoint answers 400).
+const RESOURCE_ENDPOINTS: [(&str, &str, &str); 7] = [
+    ("translate_text", "POST", "/v2/translate"),
+    ("translate_document", "POST", "/v2/document"),
+    ("glossary", "GET", "/v3/glossaries"),
+    ("voice", "POST", "/v3/voice/realtime"),
+    ("write", "POST", "/v2/write/rephrase"),
+    ("style_rules", "GET", "/v3/style_rules"),
+    ("translation_memory", "GET", "/v3/translation_memories"),
+];
+
+#[test]
+fn only_the_resources_this_deployment_serves_are_advertised() {
+    let (app, key) = app();
     let resources = app.call("GET", "/v3/languages/resources", &key).json();
     let names: Vec<&str> =
         resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
-    for resource in
-        ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules", "translation_memory"]
-    {
-        assert!(names.contains(&resource), "{resource}");
+    assert_eq!(names, ["translate_text", "glossary"]);
+    for (resource, method, path) in RESOURCE_ENDPOINTS {
+        let endpoint =
+            app.request(method, path, &[("authorization", &format!("Service-Auth-Key {key}"))], Some(b"{}".as_slice()));
         let listing = app.call("GET", &format!("/v3/languages?resource={resource}"), &key);
-        assert_eq!(listing.status, 200, "{resource}");
+        if names.contains(&resource) {
+            assert_ne!(endpoint.status, 404, "{resource} is listed, so {method} {path} is served");
+            assert_eq!(listing.status, 200, "{resource}");
+        } else {
+            assert_eq!(endpoint.status, 404, "{resource} is not listed, and {method} {path} is not served");
+            assert_eq!(listing.status, 400, "{resource}");
+            assert_eq!(listing.json(), json!({"message": "Value for 'resource' not supported."}), "{resource}");
+        }
     }
+    for path in ["/v2/write/correct", "/v2/document/0123456789ABCDEF0123456789ABCDEF", "/v3/voice/realtime/connect"] {
+        assert_eq!(app.call("POST", path, &key).status, 404, "{path}");
+    }
+
+    // Translation features that rest on resources not served are not offered either.
+    let translate = app.call("GET", "/v3/languages?resource=translate_text", &key).json();
+    let german = translate.as_array().unwrap().iter().find(|language| language["lang"] == "de").unwrap().clone();
+    assert_eq!(
+        german["features"],
+        json!({"formality": {"status": "stable"}, "tag_handling": {"status": "stable"},
+               "glossary": {"status": "stable"}, "auto_detection": {"status": "stable"}})
+    );
+    let features: Vec<&str> =
+        resources[0]["features"].as_array().unwrap().iter().map(|feature| feature["name"].as_str().unwrap()).collect();
+    assert_eq!(features, ["formality", "tag_handling", "glossary", "auto_detection"]);
 }
 
 #[test]
@@ -112,7 +152,8 @@ fn v3_query_mistakes_are_named() {
             "/v3/languages?product=translate_text",
             "Bad request. Reason: The 'product' parameter has been renamed to 'resource'.",
         ),
-        ("/v3/languages?resource=write&include=everything", "Value for 'include' not supported."),
+        ("/v3/languages?resource=glossary&include=everything", "Value for 'include' not supported."),
+        ("/v3/languages?resource=voice", "Value for 'resource' not supported."),
     ];
     for (path, message) in cases {
         let reply = app.call("GET", path, &key);
@@ -120,7 +161,7 @@ fn v3_query_mistakes_are_named() {
         assert_eq!(reply.json(), json!({"message": message}), "{path}");
     }
     assert_eq!(app.call("DELETE", "/v3/languages", &key).status, 405);
-    assert_eq!(app.request("GET", "/v3/languages?resource=write", &[], None).status, 403);
+    assert_eq!(app.request("GET", "/v3/languages?resource=glossary", &[], None).status, 403);
 }
 
 #[test]

@@ -564,3 +564,61 @@ fn the_official_python_client_translates_through_the_app() {
     assert!(refused.starts_with("refused") && refused.contains("target_lang"), "{refused}");
     assert!(report["usage"]["count"].as_i64().unwrap() > 13);
 }
+
+#[test]
+fn the_source_language_of_markup_is_detected_from_its_text_content_only() {
+    let (app, key) = app();
+    let english = "and the of the to the is the that the with the for the this the you the are the";
+    let html = format!(
+        "<html><head><style>/* {english} */</style><script>var s = '{english}';</script></head>\
+         <body><p title=\"{english}\">Das Wetter ist heute schön und wir gehen im Park spazieren.</p></body></html>"
+    );
+    let xml = format!(
+        "<doc lang=\"{english}\"><note>{english}</note><p>Das Wetter ist heute schön und wir gehen spazieren.</p></doc>"
+    );
+    for (text, options) in
+        [(html, json!({"tag_handling": "html"})), (xml, json!({"tag_handling": "xml", "ignore_tags": ["note"]}))]
+    {
+        let mut body = json!({"text": [text], "target_lang": "FR"});
+        body.as_object_mut().unwrap().extend(options.as_object().unwrap().clone());
+        let reply = translate(&app, &key, body);
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let translation = &reply.json()["translations"][0];
+        assert_eq!(translation["detected_source_language"], "DE", "{options}: {translation}");
+    }
+}
+
+#[test]
+fn a_form_body_is_read_in_the_charset_it_declares() {
+    let app = TestApp::start(Options::app());
+    let key = app.developer_key();
+    let authorization = format!("Service-Auth-Key {key}");
+    let send = |content_type: &str, body: &[u8]| {
+        app.request(
+            "POST",
+            "/v2/translate",
+            &[("authorization", authorization.as_str()), ("content-type", content_type)],
+            Some(body),
+        )
+    };
+    // "Grüße" in ISO-8859-1: ü = FC, ß = DF; once percent-encoded, once as raw bytes.
+    let utf8 = send("application/x-www-form-urlencoded", b"text=Gr%C3%BC%C3%9Fe&source_lang=DE&target_lang=EN");
+    assert_eq!(utf8.status, 200, "{}", utf8.text());
+    for (charset, body) in [
+        ("latin1", &b"text=Gr%FC%DFe&source_lang=DE&target_lang=EN"[..]),
+        ("ISO-8859-1", &b"text=Gr\xfc\xdfe&source_lang=DE&target_lang=EN"[..]),
+    ] {
+        let reply = send(&format!("application/x-www-form-urlencoded; charset={charset}"), body);
+        assert_eq!(reply.status, 200, "{charset}: {}", reply.text());
+        assert_eq!(reply.json(), utf8.json(), "{charset}: the same text as in UTF-8");
+    }
+    for (content_type, charset) in [
+        ("application/x-www-form-urlencoded; charset=klingon", "klingon"),
+        ("application/json; charset=latin1", "latin1"),
+    ] {
+        let reply = send(content_type, b"text=Hallo&target_lang=EN");
+        assert_eq!(reply.status, 415, "{content_type}: {}", reply.text());
+        let message = reply.json()["message"].as_str().unwrap_or_default().to_owned();
+        assert!(message.contains(&format!("`{charset}`")), "{content_type}: {message}");
+    }
+}

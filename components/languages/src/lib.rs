@@ -2,8 +2,8 @@
 //!
 //! * `GET /v3/languages?resource=…[&include=beta|external]` and `GET /v3/languages/resources`
 //! * `GET /v2/languages?type=source|target` and `GET /v2/glossary-language-pairs`, deprecated
-//!   in favour of `/v3/languages`: their answers carry `Deprecation` and a `Link` to the
-//!   successor.
+//!   in favour of `/v3/languages` on 2026-05-18: their answers carry `Deprecation`
+//!   (`catalogue::v2_deprecation`) and a `Link` to the successor.
 //!
 //! What they list is the language catalogue limited to what the configured translation engine
 //! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
@@ -14,10 +14,6 @@ use catalogue::{Coverage, Include, ListKind, Resource};
 use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
-
-/// When the v2 listings were deprecated in favour of `/v3/languages` (2026-01-08), as RFC 9745
-/// writes dates.
-const V2_DEPRECATED_SINCE: &str = "@1767830400";
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
@@ -72,7 +68,7 @@ enum Endpoint {
 
 fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {
     response
-        .with_header("deprecation", V2_DEPRECATED_SINCE)
+        .with_header("deprecation", catalogue::v2_deprecation())
         .with_header("link", format!("<{successor}>; rel=\"successor-version\""))
 }
 

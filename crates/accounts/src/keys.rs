@@ -58,6 +58,9 @@ pub enum KeyError {
     /// unknown too).
     #[error("{} {id} not found.", .kind.title())]
     NotFound { kind: KeyKind, id: String },
+    /// 400: the key is deactivated, and a deactivated key's label and limits stay as they were.
+    #[error("{} {id} is deactivated; a deactivated key cannot be changed.", .kind.title())]
+    Deactivated { kind: KeyKind, id: String },
     #[error("A subscription may have at most {MAX_ACTIVE_KEYS} active {}s; deactivate one first.", .0.noun())]
     TooManyActive(KeyKind),
     #[error("This is the subscription's last active admin key; create another admin key before deactivating this one.")]
@@ -242,6 +245,15 @@ fn change_key(
     })
 }
 
+/// Refuses a change to a deactivated key ([`KeyError::Deactivated`]): only deactivation itself
+/// may be asked again, and changes nothing.
+fn still_active(key: &ApiKey) -> Result<(), KeyError> {
+    match key.is_active() {
+        true => Ok(()),
+        false => Err(KeyError::Deactivated { kind: key.kind, id: key.id.clone() }),
+    }
+}
+
 /// The values a change replaced, and their replacements.
 struct Changed {
     old: serde_json::Value,
@@ -279,7 +291,7 @@ pub fn deactivate_key(services: &Services<'_>, key: KeyRef<'_>, actor: Actor<'_>
     })
 }
 
-/// Renames a key.
+/// Renames a key; a deactivated key cannot be renamed ([`KeyError::Deactivated`]).
 pub fn relabel_key(
     services: &Services<'_>,
     key: KeyRef<'_>,
@@ -287,6 +299,7 @@ pub fn relabel_key(
     actor: Actor<'_>,
 ) -> Result<ApiKey, KeyError> {
     change_key(services, &key, actor, Action::RelabelKey, |db, current| {
+        still_active(&current)?;
         if current.label == label {
             return Ok((current, None));
         }
@@ -299,7 +312,8 @@ pub fn relabel_key(
     })
 }
 
-/// Changes a key's limits. The next charge of the key reads the new limits.
+/// Changes a key's limits. The next charge of the key reads the new limits. A deactivated key's
+/// limits cannot be changed ([`KeyError::Deactivated`]).
 pub fn set_key_limits(
     services: &Services<'_>,
     key: KeyRef<'_>,
@@ -307,6 +321,7 @@ pub fn set_key_limits(
     actor: Actor<'_>,
 ) -> Result<ApiKey, KeyError> {
     change_key(services, &key, actor, Action::ChangeKeyLimits, |db, current| {
+        still_active(&current)?;
         let characters = change.characters.unwrap_or(current.character_limit);
         let speech_ms = change.speech_ms.unwrap_or(current.speech_limit_ms);
         if (characters, speech_ms) == (current.character_limit, current.speech_limit_ms) {
@@ -451,6 +466,41 @@ mod tests {
         assert_eq!(limits_entry.new_value, Some(json!({"characters": 500, "speech_to_text_milliseconds": null})));
         assert_eq!(log[2].old_value, Some(json!({"label": "ci"})));
         assert_eq!(log[3].new_value, Some(json!({"label": "ci"})));
+    }
+
+    #[test]
+    fn a_deactivated_key_is_neither_relabelled_nor_limited_and_nothing_is_audited() {
+        let fixture = at(1_800_000_000);
+        let services = fixture.services();
+        let mine = create_subscription(&services, Plan::Pro).unwrap();
+        let admin = Actor::AdminKey("admin-key-id");
+        for kind in [KeyKind::Developer, KeyKind::Admin] {
+            let key = create_key(&services, &mine, kind, Some("old"), Actor::Operator).unwrap().key;
+            let reference = || KeyRef { subscription_id: &mine.id, key_id: &key.id, kind };
+            if kind == KeyKind::Admin {
+                // Another active admin key, so this one may be deactivated.
+                create_key(&services, &mine, KeyKind::Admin, None, Actor::Operator).unwrap();
+            }
+            deactivate_key(&services, reference(), admin).unwrap();
+            let entries = audit_log(&fixture.db, &mine.id).len();
+
+            let relabelled = relabel_key(&services, reference(), "new", admin).unwrap_err();
+            assert!(matches!(relabelled, KeyError::Deactivated { kind: refused, .. } if refused == kind));
+            assert_eq!(
+                relabelled.to_string(),
+                format!("{} {} is deactivated; a deactivated key cannot be changed.", kind.title(), key.id)
+            );
+            let same_label = relabel_key(&services, reference(), "old", admin);
+            assert!(matches!(same_label, Err(KeyError::Deactivated { .. })), "{same_label:?}");
+            let limits = LimitChange { characters: Some(Some(10)), speech_ms: None };
+            let limited = set_key_limits(&services, reference(), limits, admin);
+            assert!(matches!(limited, Err(KeyError::Deactivated { .. })), "{limited:?}");
+
+            let stored = find_key(&fixture.db, &mine.id, &key.id).unwrap().unwrap();
+            assert_eq!((stored.label.as_str(), stored.character_limit), ("old", None));
+            assert_eq!(audit_log(&fixture.db, &mine.id).len(), entries, "a refused change is not audited");
+            assert!(deactivate_key(&services, reference(), admin).is_ok(), "deactivating again still answers");
+        }
     }
 
     #[test]

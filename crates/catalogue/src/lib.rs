@@ -8,7 +8,8 @@
 //!   the language a back end names by its ISO 639 code.
 //! * [`Coverage`]: what the configured engine can translate; every listing is limited by it.
 //! * [`v2_languages`], [`glossary_language_pairs`], [`v3_languages`], [`v3_resources`]: the bodies of the
-//!   language endpoints, ready to serialise.
+//!   language endpoints, ready to serialise; the v3 ones advertise only the resources this deployment serves
+//!   ([`SERVED`]) and the features that work with them.
 //!
 //! The crate is pure Rust with no platform dependency. `edge.rs` is the only file that knows HTTP: it reads the
 //! language endpoints' queries from request parameters and answers each refused code or query.
@@ -27,9 +28,10 @@ pub use error::{LanguageError, QueryError};
 pub use language::{Language, Maturity};
 pub use lookup::{all, custom_instruction_targets, find, from_iso639, glossary_languages, parse_source, parse_target};
 pub use v2::{
-    GlossaryLanguagePair, GlossaryLanguagePairs, ListKind, V2Language, glossary_language_pairs, v2_languages,
+    GlossaryLanguagePair, GlossaryLanguagePairs, ListKind, V2_DEPRECATED_AT, V2Language, glossary_language_pairs,
+    v2_deprecation, v2_languages,
 };
 pub use v3::{
-    Feature, FeatureSupport, Features, Include, Resource, ResourceFeature, Status, V3Language, V3Resource,
+    Feature, FeatureSupport, Features, Include, Resource, ResourceFeature, SERVED, Status, V3Language, V3Resource,
     v3_languages, v3_resources,
 };

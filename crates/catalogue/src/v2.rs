@@ -7,6 +7,14 @@ use crate::coverage::Coverage;
 use crate::error::QueryError;
 use crate::lookup::{all, glossary_languages};
 
+/// When the v2 listings were deprecated in favour of `/v3/languages`: 2026-05-18, 00:00 UTC, as a Unix time.
+pub const V2_DEPRECATED_AT: i64 = 1_779_062_400;
+
+/// The `Deprecation` header of the v2 listings, as RFC 9745 writes a date: `@` and a Unix time.
+pub fn v2_deprecation() -> String {
+    format!("@{V2_DEPRECATED_AT}")
+}
+
 /// Which list `/v2/languages` returns, from its `type` parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListKind {
@@ -135,6 +143,24 @@ mod tests {
         let source = v2_languages(ListKind::Source, &Coverage::All);
         let chinese = source.iter().find(|entry| entry.language == "ZH").unwrap();
         assert_eq!(chinese.name, "Chinese");
+    }
+
+    /// Days from 1970-01-01 to the civil date (proleptic Gregorian calendar).
+    fn days_since_epoch(year: i64, month: i64, day: i64) -> i64 {
+        let year = if month <= 2 { year - 1 } else { year };
+        let era = year.div_euclid(400);
+        let year_of_era = year - era * 400;
+        let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
+    }
+
+    #[test]
+    fn the_v2_listings_are_deprecated_since_2026_05_18() {
+        assert_eq!(days_since_epoch(1970, 1, 1), 0);
+        assert_eq!(days_since_epoch(2000, 3, 1), 11_017);
+        assert_eq!(V2_DEPRECATED_AT, days_since_epoch(2026, 5, 18) * 86_400);
+        assert_eq!(v2_deprecation(), "@1779062400");
     }
 
     #[test]

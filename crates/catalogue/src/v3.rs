@@ -1,5 +1,10 @@
 //! The v3 listings: `GET /v3/languages?resource=…&include=…` and `GET /v3/languages/resources`.
 //!
+//! They advertise only what this deployment serves: the resources of [`SERVED`] (the others answer as unknown
+//! resources, `400`), and of a resource's features only those whose own resource is served (a translation's
+//! `style_rules` and `translation_memory` need the style rule and translation memory stores). An API area that
+//! lands is switched on by adding its resource to [`SERVED`]; its data below is ready.
+//!
 //! Each resource has its own languages, roles and features (the feature/role table of the API reference):
 //!
 //! * `translate_text`, `translate_document`: every language; `EN` and `PT` are listed as sources only, since
@@ -10,11 +15,12 @@
 //! * `style_rules`: the eight languages a style rule list can be written for, as targets (a list applies to the
 //!   target's base language).
 //! * `translation_memory`: the languages translation memories take, base languages as sources.
-//! * `voice`: the languages of real-time voice sessions. Voice is not built yet; the listing describes the
-//!   service as designed. Speech is recognised offline for English only, so for every other spoken language
-//!   the source-side voice features (`transcription`, `spoken_terms`, `auto_detection`) need a third-party
-//!   recogniser and are marked `"external": true`, shown only with `include=external`. Translated speech and
-//!   spoken terms are beta features, shown only with `include=beta`.
+//! * `voice`: the languages of real-time voice sessions. Voice is not built yet (not served); the data
+//!   describes the service as designed. Speech is recognised offline for English only, so for every other
+//!   spoken language `transcription` and `auto_detection` need a third-party recogniser and are marked
+//!   `"external": true`, shown only with `include=external`; `spoken_terms` bias the offline recogniser, so
+//!   they are offered only where it does the transcription (never with a third-party one). Translated speech
+//!   and spoken terms are beta features, shown only with `include=beta`.
 //!
 //! Beta languages (`de-CH`, `fr-CA`) appear only with `include=beta`, with status `beta`, and so do the features
 //! of a beta language: a feature is never more stable than its language. Every listing is limited to what the
@@ -95,8 +101,13 @@ impl Side {
     }
 }
 
+/// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/glossaries` and
+/// `/v3/glossaries`). Document translation, voice, write, style rules and translation memories are not built
+/// yet; add each here when its area lands.
+pub const SERVED: &[Resource] = &[Resource::TranslateText, Resource::Glossary];
+
 impl Resource {
-    /// Every resource, in the order `/v3/languages/resources` lists them.
+    /// Every resource of the API, in the order `/v3/languages/resources` lists the served ones.
     pub const ALL: [Resource; 7] = [
         Resource::TranslateText,
         Resource::TranslateDocument,
@@ -120,10 +131,22 @@ impl Resource {
         }
     }
 
-    /// A value of the `resource` parameter.
+    /// Whether this deployment serves the resource ([`SERVED`]).
+    pub fn is_served(self) -> bool {
+        SERVED.contains(&self)
+    }
+
+    /// A value of the `resource` parameter: a served resource. One that is not served is refused as an unknown
+    /// one is: listing its languages would advertise endpoints that answer 404.
     pub fn parse(value: &str) -> Result<Resource, QueryError> {
-        Resource::ALL
-            .into_iter()
+        Resource::named(value, SERVED)
+    }
+
+    /// The resource of `served` named `value`.
+    fn named(value: &str, served: &[Resource]) -> Result<Resource, QueryError> {
+        served
+            .iter()
+            .copied()
             .find(|resource| resource.name() == value)
             .ok_or_else(|| QueryError::Unsupported { parameter: "resource", value: value.to_owned() })
     }
@@ -210,6 +233,22 @@ impl Feature {
             Feature::TranslationMemory => "translation_memory",
         }
     }
+
+    /// The resource a feature is the work of, when it is another resource's: a glossary, a style rule list or
+    /// a translation memory applied to a translation or a voice session.
+    fn resource(self) -> Option<Resource> {
+        match self {
+            Feature::Glossary => Some(Resource::Glossary),
+            Feature::StyleRules => Some(Resource::StyleRules),
+            Feature::TranslationMemory => Some(Resource::TranslationMemory),
+            _ => None,
+        }
+    }
+
+    /// Whether the feature works when the resources `served` are: its own resource, if any, is one of them.
+    fn works_with(self, served: &[Resource]) -> bool {
+        self.resource().is_none_or(|resource| served.contains(&resource))
+    }
 }
 
 impl Include {
@@ -248,7 +287,8 @@ fn support(feature: Feature, resource: Resource, language: &Language) -> Option<
         // Every voice language is transcribed; the voice feature list is only offered for voice languages.
         Feature::Transcription => (true, false, needs_recogniser),
         Feature::TranslatedSpeech => (true, true, false),
-        Feature::SpokenTerms => (true, true, needs_recogniser),
+        // Spoken terms bias the offline recogniser; a third-party one does not take them.
+        Feature::SpokenTerms => (!needs_recogniser, true, false),
     };
     has.then_some(Support { beta: beta || language.is_beta(), external })
 }
@@ -300,8 +340,19 @@ pub struct V3Language {
     pub features: Features,
 }
 
-/// The `/v3/languages` listing of a resource, with what `include` asks for, limited to what the engine covers.
+/// The `/v3/languages` listing of a resource, with what `include` asks for, limited to what the engine covers and
+/// to the features that work on this deployment ([`SERVED`]).
 pub fn v3_languages(resource: Resource, include: &[Include], coverage: &Coverage) -> Vec<V3Language> {
+    languages_served(resource, include, coverage, SERVED)
+}
+
+/// [`v3_languages`] on a deployment that serves the resources `served`.
+fn languages_served(
+    resource: Resource,
+    include: &[Include],
+    coverage: &Coverage,
+    served: &[Resource],
+) -> Vec<V3Language> {
     let with_beta = include.contains(&Include::Beta);
     let with_external = include.contains(&Include::External);
     all()
@@ -318,6 +369,7 @@ pub fn v3_languages(resource: Resource, include: &[Include], coverage: &Coverage
                 .features()
                 .iter()
                 .filter(|(_, side)| side.needs_source() && usable_as_source || side.needs_target() && usable_as_target)
+                .filter(|(feature, _)| feature.works_with(served))
                 .filter_map(|&(feature, _)| {
                     let support = support(feature, resource, language)?;
                     let shown = (with_beta || !support.beta) && (with_external || !support.external);
@@ -354,15 +406,23 @@ pub struct ResourceFeature {
     pub needs_target_support: bool,
 }
 
-/// The body of `/v3/languages/resources`: every resource and its features.
+/// The body of `/v3/languages/resources`: every resource this deployment serves ([`SERVED`]) and its features
+/// that work here.
 pub fn v3_resources() -> Vec<V3Resource> {
+    resources_served(SERVED)
+}
+
+/// [`v3_resources`] on a deployment that serves the resources `served`.
+fn resources_served(served: &[Resource]) -> Vec<V3Resource> {
     Resource::ALL
         .into_iter()
+        .filter(|resource| served.contains(resource))
         .map(|resource| V3Resource {
             name: resource,
             features: resource
                 .features()
                 .iter()
+                .filter(|(feature, _)| feature.works_with(served))
                 .map(|&(name, side)| ResourceFeature {
                     name,
                     needs_source_support: side.needs_source(),
@@ -405,14 +465,29 @@ mod tests {
                 "status": "stable",
                 "features": {
                     "formality": {"status": "stable"},
-                    "style_rules": {"status": "stable"},
                     "tag_handling": {"status": "stable"},
                     "glossary": {"status": "stable"},
                     "auto_detection": {"status": "stable"},
-                    "translation_memory": {"status": "stable"},
                 },
             })
         );
+    }
+
+    #[test]
+    fn translation_features_of_resources_not_served_are_not_advertised() {
+        // Style rule lists and translation memories are not built: a translation cannot use them.
+        let features = |served: &[Resource]| {
+            let listing = languages_served(Resource::TranslateText, &[], &Coverage::All, served);
+            let german = entry(&listing, "de").unwrap();
+            german.features.iter().map(|(feature, _)| feature.name()).collect::<Vec<_>>()
+        };
+        assert_eq!(features(SERVED), ["formality", "tag_handling", "glossary", "auto_detection"]);
+        assert_eq!(
+            features(&Resource::ALL),
+            ["formality", "style_rules", "tag_handling", "glossary", "auto_detection", "translation_memory"],
+            "switched on with their resources"
+        );
+        assert_eq!(features(&[Resource::TranslateText]), ["formality", "tag_handling", "auto_detection"]);
     }
 
     #[test]
@@ -428,6 +503,8 @@ mod tests {
     #[test]
     fn a_beta_language_is_beta_with_neither_glossary_nor_formality() {
         let listing = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
+        assert_eq!(serde_json::to_value(&entry(&listing, "fr-CA").unwrap().features).unwrap(), json!({}));
+        let listing = languages_served(Resource::TranslateText, &[Include::Beta], &Coverage::All, &Resource::ALL);
         assert_eq!(
             serde_json::to_value(entry(&listing, "fr-CA").unwrap()).unwrap(),
             json!({
@@ -544,6 +621,19 @@ mod tests {
     }
 
     #[test]
+    fn spoken_terms_are_offered_only_where_speech_is_recognised_offline() {
+        let listing = v3_languages(Resource::Voice, &[Include::Beta, Include::External], &Coverage::All);
+        let with_terms: Vec<&str> = listing
+            .iter()
+            .filter(|language| language.features.get(Feature::SpokenTerms).is_some())
+            .map(|language| language.lang)
+            .collect();
+        assert_eq!(with_terms, ["en"], "never where a third-party recogniser transcribes");
+        let german = entry(&listing, "de").unwrap();
+        assert!(german.features.get(Feature::Transcription).is_some_and(|support| support.external));
+    }
+
+    #[test]
     fn a_small_engine_restricts_the_text_translation_listing() {
         let listing = v3_languages(Resource::TranslateText, &[], &apertium_like());
         assert_eq!(langs(&listing), ["ca", "en", "en-GB", "en-US", "es", "es-419", "fr"]);
@@ -571,8 +661,27 @@ mod tests {
     }
 
     #[test]
-    fn resources_list_their_features_with_the_sides_that_need_them() {
+    fn only_the_served_resources_are_listed_with_the_features_that_work_here() {
         let resources = serde_json::to_value(v3_resources()).unwrap();
+        assert_eq!(
+            resources,
+            json!([
+                {"name": "translate_text", "features": [
+                    {"name": "formality", "needs_target_support": true},
+                    {"name": "tag_handling", "needs_source_support": true, "needs_target_support": true},
+                    {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
+                    {"name": "auto_detection", "needs_source_support": true},
+                ]},
+                {"name": "glossary", "features": []},
+            ])
+        );
+        assert!(SERVED.iter().all(|resource| resource.is_served()));
+        assert!(!Resource::Voice.is_served() && !Resource::TranslateDocument.is_served());
+    }
+
+    #[test]
+    fn resources_list_their_features_with_the_sides_that_need_them() {
+        let resources = serde_json::to_value(resources_served(&Resource::ALL)).unwrap();
         assert_eq!(resources.as_array().unwrap().len(), 7);
         assert_eq!(
             resources[0],
@@ -591,8 +700,20 @@ mod tests {
     #[test]
     fn resource_names_round_trip() {
         for resource in Resource::ALL {
-            assert_eq!(Resource::parse(resource.name()), Ok(resource));
+            assert_eq!(Resource::named(resource.name(), &Resource::ALL), Ok(resource));
             assert_eq!(serde_json::to_value(resource).unwrap(), json!(resource.name()));
+        }
+    }
+
+    #[test]
+    fn a_resource_that_is_not_served_is_refused_like_an_unknown_one() {
+        for resource in Resource::ALL {
+            let parsed = Resource::parse(resource.name());
+            if resource.is_served() {
+                assert_eq!(parsed, Ok(resource));
+            } else {
+                assert_eq!(parsed.unwrap_err().to_string(), "Value for 'resource' not supported.", "{resource:?}");
+            }
         }
     }
 
@@ -611,7 +732,8 @@ mod tests {
 
     #[test]
     fn the_resource_parameter_wins_over_product_and_is_required() {
-        assert_eq!(Resource::from_query(Some("voice"), Some("translate_text")), Ok(Resource::Voice));
+        assert_eq!(Resource::from_query(Some("glossary"), Some("translate_text")), Ok(Resource::Glossary));
+        assert!(Resource::from_query(Some("voice"), None).is_err(), "voice is not served");
         assert_eq!(Resource::from_query(None, None), Err(QueryError::Missing { parameter: "resource" }));
     }
 

@@ -10,9 +10,13 @@
 //! of the most used languages, and a text with none of them is taken for English, the most
 //! common source language.
 //!
-//! The placeholders (`<g1>`, `<x2/>`) are removed first (their letters are not language), and
-//! only the first [`SAMPLE_CHARS`] characters are looked at: that is plenty for a trigram model
-//! and keeps detection cheap for the largest requests.
+//! Detection reads text content only. Markup is the caller's to take apart: with tag handling,
+//! `translation` passes the units `markup` cuts a text into, where inline tags are placeholders
+//! and neither attributes, HTML `script` and `style` content nor ignored elements appear (code
+//! and style sheets are full of English words, whatever the page's language). The placeholders
+//! (`<g1>`, `<x2/>`) are removed here (their letters are not language), and only the first
+//! [`SAMPLE_CHARS`] characters are looked at: that is plenty for a trigram model and keeps
+//! detection cheap for the largest requests.
 
 use catalogue::Language;
 use terms::{Segment, split_placeholders};
@@ -60,8 +64,8 @@ const DETECTABLE: &[(Lang, &str)] = &[
     (Lang::Cmn, "zh"),
 ];
 
-/// The most likely source language of `texts`, a base language of the catalogue, or `None` when
-/// they contain no letter at all.
+/// The most likely source language of `texts` (text content: plain text, or units of markup with
+/// placeholders), a base language of the catalogue, or `None` when they contain no letter at all.
 pub fn detect(texts: &[String]) -> Option<&'static Language> {
     detect_code(texts).map(|code| catalogue::find(code).expect("every detectable language is in the catalogue"))
 }
@@ -263,6 +267,14 @@ mod tests {
     fn placeholders_do_not_count_as_words() {
         let texts = ["<g1>Guten Morgen</g1>, wie geht es <x2/>dir <g3>heute</g3>?".to_owned()];
         assert_eq!(detect_code(&texts), Some("de"));
+    }
+
+    #[test]
+    fn the_units_of_a_page_are_detected_without_its_code() {
+        // What `markup` makes of an HTML page: its text units, script and style content left out.
+        let units = ["Das Wetter ist heute <g1>schön</g1>.".to_owned(), "Wir gehen im Park spazieren.".to_owned()];
+        assert_eq!(detect_code(&units), Some("de"));
+        assert!(!sample(&units).contains("g1"), "{}", sample(&units));
     }
 
     #[test]

@@ -2,14 +2,15 @@
 //!
 //! Usage and audit entries are kept per UTC day, so a report's range (`start_date`, `end_date`)
 //! is a run of whole days: a date-time selects its day, and `end_date` is included. A range
-//! spans at most 366 days (`end_date` at most 366 days after `start_date`).
+//! covers at most 366 days of usage, both ends counted (`end_date` at most 365 days after
+//! `start_date`): every report (analytics, custom tags, audit log) reads its range through here.
 
 use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
 use crate::error::QueryError;
 
-/// The longest range, in days between `start_date` and `end_date`.
+/// The longest range, in days covered (`start_date` and `end_date` both included).
 pub const MAX_RANGE_DAYS: i64 = 366;
 
 /// A validated range of UTC days, both ends included.
@@ -24,14 +25,14 @@ pub struct DateRange {
 impl DateRange {
     /// Checks `start_date` and `end_date` as given (`None` or blank: not given): each a date
     /// (`YYYY-MM-DD`) or a date-time (`YYYY-MM-DDTHH:MM:SS`, optionally ending in `Z`), the end
-    /// not before the start and at most [`MAX_RANGE_DAYS`] after it.
+    /// not before the start, covering at most [`MAX_RANGE_DAYS`] days with both ends.
     pub fn parse(start_date: Option<&str>, end_date: Option<&str>) -> Result<DateRange, QueryError> {
         let start = required_date("start_date", start_date)?;
         let end = required_date("end_date", end_date)?;
         if end < start {
             return Err(QueryError::EndBeforeStart);
         }
-        if (end.date() - start.date()).whole_days() > MAX_RANGE_DAYS {
+        if (end.date() - start.date()).whole_days() + 1 > MAX_RANGE_DAYS {
             return Err(QueryError::RangeTooLong);
         }
         Ok(DateRange { start, end })
@@ -45,6 +46,11 @@ impl DateRange {
     /// The last day of the range (included).
     pub fn last_day(&self) -> Date {
         self.end.date()
+    }
+
+    /// How many days the range covers, both ends included (1 to [`MAX_RANGE_DAYS`]).
+    pub fn days(&self) -> i64 {
+        (self.last_day() - self.first_day()).whole_days() + 1
     }
 
     /// `start_date` as reports echo it: `YYYY-MM-DDTHH:MM:SS`.
@@ -125,12 +131,16 @@ mod tests {
     }
 
     #[test]
-    fn a_range_spans_at_most_366_days() {
-        assert!(range("2024-01-01", "2025-01-01").is_ok(), "366 days (2024 is a leap year)");
-        assert_eq!(
-            range("2024-01-01", "2025-01-02").unwrap_err(),
-            "Bad request. Reason: Date range cannot exceed 366 days"
-        );
+    fn a_range_covers_at_most_366_days_both_ends_included() {
+        let leap_year = range("2024-01-01", "2024-12-31").unwrap();
+        assert_eq!(leap_year.days(), 366, "2024 is a leap year");
+        assert_eq!(range("2025-03-01", "2026-03-01").unwrap().days(), 366);
+        assert_eq!(range("2026-05-03T08:00:00", "2026-05-03T23:00:00").unwrap().days(), 1);
+        let too_long = "Bad request. Reason: Date range cannot exceed 366 days";
+        // 367 calendar days: end_date is included, so the day after a year and a day is one too many.
+        assert_eq!(range("2024-01-01", "2025-01-01").unwrap_err(), too_long);
+        assert_eq!(range("2025-03-01", "2026-03-02").unwrap_err(), too_long);
+        assert_eq!(range("2025-03-01T00:00:00", "2026-03-02T00:00:00Z").unwrap_err(), too_long);
     }
 
     #[test]

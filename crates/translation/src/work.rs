@@ -82,10 +82,10 @@ pub fn translate(
         .texts
         .iter()
         .map(|text| match request.source {
-            Some(source) => source,
-            None => detect(text),
+            Some(source) => Ok(source),
+            None => detect(request, text),
         })
-        .collect();
+        .collect::<Result<_, TranslateError>>()?;
 
     let coverage = if languages.iter().any(|source| source.base_code() != target.base_code()) {
         Some(engine.coverage()?)
@@ -131,8 +131,19 @@ pub fn translate(
     Ok(Translations { items })
 }
 
-fn detect(text: &str) -> &'static Language {
-    engines::detect(std::slice::from_ref(&text.to_owned())).unwrap_or_else(fallback_source)
+/// The language of one text, detected from its text content only: with tag handling, from the
+/// units `markup` cuts it into, so that tags, attributes, and what is never translated (HTML
+/// `script` and `style`, `ignore_tags`) say nothing of its language.
+fn detect(request: &TranslateRequest, text: &str) -> Result<&'static Language, TranslateError> {
+    let content = match &request.tags {
+        Some(options) => Markup::parse(text, options, request.split_sentences)?
+            .units()
+            .iter()
+            .map(|unit| unit.text().to_owned())
+            .collect(),
+        None => vec![text.to_owned()],
+    };
+    Ok(engines::detect(&content).unwrap_or_else(fallback_source))
 }
 
 /// How the texts of one source language are cut, for putting them back together.
@@ -489,6 +500,28 @@ mod tests {
         .unwrap();
         assert_eq!(result.items[0].detected_source_language, "DE");
         assert_eq!(result.items[1].detected_source_language, "EN");
+    }
+
+    #[test]
+    fn only_the_text_content_of_markup_is_detected() {
+        let engine = DeterministicEngine::new();
+        let english = "and the of the to the is the that the with the for the this the you the are the";
+        let html = format!(
+            "<html><head><style>/* {english} */ p {{ color: red }}</style><script>var s = '{english}';</script></head>\
+             <body><p title=\"{english}\">Das Wetter ist heute schön und wir gehen im Park spazieren.</p></body></html>"
+        );
+        let body = serde_json::json!({"text": [html], "target_lang": "FR", "tag_handling": "html"});
+        let result = translate(&request(&body.to_string()), &engine).unwrap();
+        assert_eq!(result.items[0].detected_source_language, "DE", "neither script, style nor attributes count");
+        let xml = format!(
+            "<doc lang=\"{english}\"><note>{english}</note><p>Das Wetter ist heute schön und wir gehen spazieren.</p></doc>"
+        );
+        let body =
+            serde_json::json!({"text": [xml], "target_lang": "FR", "tag_handling": "xml", "ignore_tags": ["note"]});
+        let result = translate(&request(&body.to_string()), &engine).unwrap();
+        assert_eq!(result.items[0].detected_source_language, "DE", "neither attributes nor ignored elements count");
+        let plain = serde_json::json!({"text": ["<p>Das Wetter ist heute schön.</p>"], "target_lang": "FR"});
+        assert_eq!(translate(&request(&plain.to_string()), &engine).unwrap().items[0].detected_source_language, "DE");
     }
 
     #[test]

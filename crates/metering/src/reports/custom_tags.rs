@@ -8,8 +8,9 @@
 //! month)`) sum text translation and text improvement per tag. A page walks `usage_tags` through
 //! its unique index `(subscription_id, tag)` in byte order from the cursor's tag (`cursor.rs`):
 //! per tag one range of `usage_tag_daily` for daily entries, or for the whole range the whole
-//! months of `usage_tag_monthly` and the days before and after them ([`MonthSplit`]), so a page
-//! costs the same however deep it is.
+//! months of `usage_tag_monthly` and the days before and after them ([`MonthSplit`]), so reading
+//! a page costs the same however deep it is (turning a cursor into its tag and back reads the
+//! subscription's own entries of that index, `cursor.rs`).
 
 use std::collections::BTreeMap;
 
@@ -17,7 +18,7 @@ use platform::{Database, DbError, Row, Value};
 use serde::Serialize;
 use time::Date;
 
-use super::cursor::{Position, cursor};
+use super::cursor::{Position, Report};
 use super::usage_date;
 use crate::dates::{DateRange, stored_day};
 use crate::error::{QueryError, ReportError};
@@ -44,7 +45,7 @@ impl Aggregation {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Aggregation::Period => "period",
             Aggregation::Day => "day",
@@ -185,15 +186,17 @@ pub(super) const SQL_TAG_DAYS: &str = "SELECT t.id, t.tag, r.day, r.translate_un
 
 /// One page of the subscription's tagged usage in the range, summed across keys: per tag (in
 /// byte order) for the whole range, or per tag and day. `query.page` 0 starts at the first
-/// entry; any other value must be a `next_page` this report answered.
+/// entry; any other value must be a `next_page` this report answered (`cursor.rs`: opaque, and
+/// valid for this subscription's report of this range and aggregation only).
 pub fn custom_tag_report(
     db: &dyn Database,
     subscription_id: &str,
     query: &CustomTagQuery,
 ) -> Result<CustomTagReport, ReportError> {
+    let report = Report { subscription_id, query };
     let after = match query.page {
         0 => None,
-        page => Some(Position::of(db, subscription_id, query, page)?),
+        page => Some(Position::of(db, &report, page)?),
     };
     let after_tag = after.as_ref().map_or("", |position| position.tag.as_str());
     let mut entries = match query.aggregate_by {
@@ -219,7 +222,7 @@ pub fn custom_tag_report(
     let more = entries.len() > CUSTOM_TAG_PAGE_SIZE;
     entries.truncate(CUSTOM_TAG_PAGE_SIZE);
     let next_page = match entries.last() {
-        Some(entry) if more => Some(cursor(entry.tag_id, entry.day.as_deref())?),
+        Some(entry) if more => Some(report.cursor(db, entry.tag_id, &entry.tag, entry.day.as_deref())?),
         _ => None,
     };
     let usage = entries.into_iter().map(Entry::into_usage).collect();

@@ -10,7 +10,7 @@ use platform::{Database, Value};
 use time::OffsetDateTime;
 use time::macros::datetime;
 
-use super::cursor::{CURSOR_DAY_SPAN, SQL_CURSOR_TAG};
+use super::cursor::{CHECK_BITS, DAY_BITS, ORDINAL_BITS, SQL_TAG_AT, SQL_TAG_ORDINAL};
 use super::custom_tags::Aggregation;
 use super::custom_tags::{
     CUSTOM_TAG_PAGE_SIZE, MonthSplit, NO_RANGE, SQL_TAG_DAYS, SQL_TAG_PERIODS, TagBreakdown, custom_tag_report,
@@ -310,17 +310,10 @@ fn a_page_that_is_not_one_of_this_reports_cursors_is_refused() {
     let mine = fixture.principal(Plan::Pro);
     let theirs = fixture.principal(Plan::Pro);
     for number in 0..101 {
-        record(
-            &fixture.db,
-            &mine.subscription.id,
-            "2026-05-02",
-            &mine.key.id,
-            &format!("t{number:03}"),
-            "translate",
-            1,
-        );
+        for (principal, tag) in [(&mine, format!("t{number:03}")), (&theirs, format!("t{number:03}"))] {
+            record(&fixture.db, &principal.subscription.id, "2026-05-02", &principal.key.id, &tag, "translate", 1);
+        }
     }
-    record(&fixture.db, &theirs.subscription.id, "2026-05-02", &theirs.key.id, "theirs", "translate", 1);
     let report = |subscription: &str, query: &str, page: i64| {
         let mut query = tag_query(query);
         query.page = page;
@@ -328,30 +321,86 @@ fn a_page_that_is_not_one_of_this_reports_cursors_is_refused() {
     };
     let period = "start_date=2026-05-01&end_date=2026-05-03";
     let day = "start_date=2026-05-01&end_date=2026-05-03&aggregate_by=day";
-    let next_period = report(&mine.subscription.id, period, 0).unwrap().custom_tag_usage_report.next_page.unwrap();
-    let next_day = report(&mine.subscription.id, day, 0).unwrap().custom_tag_usage_report.next_page.unwrap();
-    assert_eq!(next_period % CURSOR_DAY_SPAN, 0);
-    assert_eq!(next_day - next_period, i64::from(time::macros::date!(2026 - 05 - 02).to_julian_day()));
-    assert_eq!(report(&mine.subscription.id, day, next_day).unwrap().custom_tag_usage_report.usage.len(), 1);
+    let first_page = |subscription: &str, query: &str| {
+        report(subscription, query, 0).unwrap().custom_tag_usage_report.next_page.unwrap()
+    };
+    let (next_period, next_day) = (first_page(&mine.subscription.id, period), first_page(&mine.subscription.id, day));
+    assert!(next_period > 0 && next_period < 1 << 53, "exact in JSON: {next_period}");
+    assert_ne!(next_period, next_day);
+    for (query, next) in [(period, next_period), (day, next_day)] {
+        let second = report(&mine.subscription.id, query, next).unwrap().custom_tag_usage_report;
+        assert_eq!(second.usage.iter().map(|entry| entry.custom_tag.as_str()).collect::<Vec<_>>(), ["t100"]);
+    }
 
     let unknown = |subscription: &str, query: &str, page: i64| {
         matches!(report(subscription, query, page), Err(ReportError::UnknownPage))
     };
+    let theirs_next = first_page(&theirs.subscription.id, period);
+    assert_ne!(theirs_next, next_period, "the same tags in another subscription have other cursors");
+    assert!(unknown(&mine.subscription.id, period, theirs_next), "another subscription's cursor");
+    assert!(unknown(&theirs.subscription.id, period, next_period), "another subscription's cursor");
     assert!(unknown(&mine.subscription.id, period, next_day), "a daily cursor in a period report");
     assert!(unknown(&mine.subscription.id, day, next_period), "a period cursor in a daily report");
-    assert!(unknown(&theirs.subscription.id, period, next_period), "another subscription's tag");
-    assert!(
-        unknown(&mine.subscription.id, "start_date=2026-05-03&end_date=2026-05-04", next_period),
-        "no usage in the range"
-    );
-    assert!(unknown(&mine.subscription.id, "start_date=2026-05-03&end_date=2026-05-04&aggregate_by=day", next_day));
-    assert!(unknown(&mine.subscription.id, period, 999 * CURSOR_DAY_SPAN), "an unknown tag");
-    assert!(unknown(&mine.subscription.id, day, next_day + 1), "a day without usage");
-    assert!(unknown(&mine.subscription.id, period, 1));
+    assert!(unknown(&mine.subscription.id, "start_date=2026-05-02&end_date=2026-05-03", next_period), "another range");
+    // Made-up numbers: none is one of this report's cursors (each fails the check, or names no tag).
+    for forged in [1, 2, next_period + 1, next_period - 1, next_period ^ 1 << 40, (1 << 53) - 1, 1 << 53, i64::MAX] {
+        assert!(unknown(&mine.subscription.id, period, forged), "{forged}");
+    }
+    for forged in [next_day + 1, next_day - 1, next_day ^ 1 << 40, 512] {
+        assert!(unknown(&mine.subscription.id, day, forged), "{forged}");
+    }
+    assert_eq!(CHECK_BITS + ORDINAL_BITS + DAY_BITS, 53);
+}
 
-    let last_tag = fixture.db.execute("SELECT id FROM usage_tags WHERE tag = 't100'", &[]).unwrap();
-    let last = last_tag.rows[0].get::<i64>(0).unwrap() * CURSOR_DAY_SPAN;
-    assert!(matches!(report(&mine.subscription.id, period, last), Err(ReportError::PastTheEnd)));
+#[test]
+fn a_cursor_tells_nothing_of_other_subscriptions() {
+    // The same subscription's usage, in a store of its own and in one shared with a subscription
+    // that has many more tags, numbered before and between its own: the cursors are the same.
+    let cursors = |crowded: bool| {
+        let fixture = fixture();
+        let mut cursors = Vec::new();
+        for number in 0..250 {
+            if crowded {
+                for other in 0..3 {
+                    record(&fixture.db, "other", "2026-05-02", "k", &format!("o{number}-{other}"), "translate", 1);
+                }
+            }
+            record(&fixture.db, "mine", "2026-05-02", "k", &format!("t{number:03}"), "translate", 1);
+        }
+        for query in
+            ["start_date=2026-05-01&end_date=2026-05-03", "start_date=2026-05-01&end_date=2026-05-03&aggregate_by=day"]
+        {
+            let mut query = tag_query(query);
+            loop {
+                let page = custom_tag_report(&fixture.db, "mine", &query).unwrap().custom_tag_usage_report;
+                let Some(next) = page.next_page else { break };
+                cursors.push(next);
+                query.page = next;
+            }
+        }
+        cursors
+    };
+    let alone = cursors(false);
+    assert_eq!(alone.len(), 4, "two pages after the first of each report");
+    assert_eq!(cursors(true), alone);
+}
+
+#[test]
+fn a_page_after_the_last_entry_is_refused() {
+    let fixture = fixture();
+    let subscription = "s";
+    for number in 0..101 {
+        record(&fixture.db, subscription, "2026-05-02", "k", &format!("t{number:03}"), "translate", 1);
+    }
+    let mut query = tag_query("start_date=2026-05-01&end_date=2026-05-03");
+    query.page =
+        custom_tag_report(&fixture.db, subscription, &query).unwrap().custom_tag_usage_report.next_page.unwrap();
+    // The second page holds the last tag; a cursor naming it is one of this report's, with nothing after it.
+    let last = super::cursor::Report { subscription_id: subscription, query: &query };
+    let last_id =
+        fixture.db.execute("SELECT id FROM usage_tags WHERE tag = 't100'", &[]).unwrap().rows[0].get(0).unwrap();
+    query.page = last.cursor(&fixture.db, last_id, "t100", None).unwrap();
+    assert!(matches!(custom_tag_report(&fixture.db, subscription, &query), Err(ReportError::PastTheEnd)));
 }
 
 /// SQLite's plan for `sql`, one line per step.
@@ -390,9 +439,12 @@ fn the_reports_read_index_ranges_and_sort_nothing_large() {
     );
     assert!(!keys.contains("TEMP B-TREE FOR GROUP BY"), "the grouping follows the primary key: {keys}");
     assert!(keys.contains("SEARCH k USING INDEX sqlite_autoindex_api_keys_1 (id=?)"), "{keys}");
-    let cursor =
-        plan(&fixture.db, SQL_CURSOR_TAG, &[Value::Integer(1), text("s"), text("2026-01-01"), text("2026-01-01")]);
-    assert!(cursor.contains("SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"), "{cursor}");
+    // A cursor's tag and a tag's ordinal: the subscription's own index entries, never the whole table.
+    let own = "SEARCH usage_tags USING COVERING INDEX sqlite_autoindex_usage_tags_1 (subscription_id=?)";
+    let ordinal = plan(&fixture.db, SQL_TAG_ORDINAL, &[text("s"), Value::Integer(7)]);
+    assert_eq!(ordinal, own);
+    let at = plan(&fixture.db, SQL_TAG_AT, &[text("s"), Value::Integer(7)]);
+    assert!(at.contains(own) && !at.contains("SCAN"), "{at}");
 }
 
 fn split(query: &str) -> [(String, String); 3] {
