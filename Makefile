@@ -22,6 +22,8 @@ test: setup check
 	scripts/setup.sh --tests
 	$(CARGO) build --locked -p runner
 	$(CARGO) test --locked --workspace $(COMPONENTS:%=--exclude %)
+	# Text translation and glossaries once more with the databases opened as Spin opens them.
+	GLOSSA_STORAGE=spin $(CARGO) test --locked -p e2e --test translate --test glossaries
 
 ## check: rustfmt, and clippy with -D warnings for the native crates and the components.
 check: setup

@@ -248,10 +248,7 @@ fn a_456_names_its_reason() {
     let limited = app.request(
         "PUT",
         "/v2/admin/developer-keys/limits",
-        &[
-            ("authorization", &format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}")),
-            ("content-type", "application/json"),
-        ],
+        &[("authorization", &format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}")), ("content-type", "application/json")],
         Some(json!({"key_id": created["key_id"], "characters": 0}).to_string().as_bytes()),
     );
     assert_eq!(limited.status, 200, "{}", limited.text());

@@ -32,18 +32,13 @@ pub const BODY_LIMITS: &[(&str, usize)] = &[
 pub fn body_limit(path: &str) -> usize {
     BODY_LIMITS
         .iter()
-        .find(|(prefix, _)| {
-            path.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
+        .find(|(prefix, _)| path.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
         .map_or(DEFAULT_BODY_BYTES, |(_, limit)| *limit)
 }
 
 /// The `413` for a body over `limit` bytes.
 pub fn too_large(limit: usize) -> crate::ApiError {
-    crate::ApiError::new(
-        413,
-        format!("Request Entity Too Large: the body may not exceed {}.", human_size(limit)),
-    )
+    crate::ApiError::new(413, format!("Request Entity Too Large: the body may not exceed {}.", human_size(limit)))
 }
 
 /// The `413` for a large body sent without an `Authorization` header.

@@ -390,7 +390,10 @@ fn open_databases(
     let listed =
         manifest.components.values().flat_map(|c| c.sqlite_databases.iter().map(|label| (c.id.as_str(), label)));
     let files = files.resolve(listed, state_dir)?;
-    Ok(files.into_iter().map(|(label, path)| (label.clone(), SqlitePool::with_storage(&label, path, storage))).collect())
+    Ok(files
+        .into_iter()
+        .map(|(label, path)| (label.clone(), SqlitePool::with_storage(&label, path, storage)))
+        .collect())
 }
 
 /// Applies `--sqlite` arguments in order: `@file.sql` (or `@file.sql:label`) runs a script,

@@ -168,7 +168,12 @@ async fn shutdown_signal() -> &'static str {
     }
 }
 
-async fn handle(shared: &Shared, request: Request<Incoming>, peer: SocketAddr, local: SocketAddr) -> Response<ResponseBody> {
+async fn handle(
+    shared: &Shared,
+    request: Request<Incoming>,
+    peer: SocketAddr,
+    local: SocketAddr,
+) -> Response<ResponseBody> {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();

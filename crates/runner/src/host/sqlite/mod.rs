@@ -85,7 +85,12 @@ impl SqlitePool {
     pub fn checkout(self: &Arc<Self>) -> Result<Connection, DbError> {
         if let (Storage::Spin, Some(path)) = (self.storage, &self.path) {
             let db = SqliteDb::open_as_spin_does(path)?;
-            return Ok(Connection { db: Some(db), settings: Settings::default(), writing: None, pool: Arc::clone(self) });
+            return Ok(Connection {
+                db: Some(db),
+                settings: Settings::default(),
+                writing: None,
+                pool: Arc::clone(self),
+            });
         }
         let idle = lock(&self.idle).pop();
         let (db, settings) = match idle {
