@@ -27,7 +27,7 @@ app() {
     port=$(free_port)
     for migration in sql/*.sql; do args+=(--sqlite "@$migration"); done
     SPIN_VARIABLE_ENGINE=deterministic SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY=$ADMIN_KEY GLOSSA_LOG=warn \
-        "$RUNNER" up --listen "127.0.0.1:$port" --state-dir "$state" "${args[@]}" >>"$work/app.log" 2>&1 &
+        GLOSSA_STORAGE=${STORAGE:-spin} "$RUNNER" up --listen "127.0.0.1:$port" --state-dir "$state" "${args[@]}" >>"$work/app.log" 2>&1 &
     app_pid=$!
     pids+=("$app_pid")
     wait_for "http://127.0.0.1:$port/.well-known/spin/health" "$work/app.log"
@@ -40,6 +40,7 @@ for label in web mobile batch; do
     curl -fs -X POST -H "Authorization: Service-Auth-Key $ADMIN_KEY" -H "Content-Type: application/json" \
         -d "{\"label\": \"$label\"}" "http://$address/v2/admin/developer-keys" >/dev/null
 done
+unlimited_rate "$address"
 kill -TERM "$app_pid"
 wait "$app_pid" || true
 database=$state/sqlite_db.db

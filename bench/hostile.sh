@@ -49,9 +49,9 @@ measure() {
     for target in health translate; do
         local output
         if [ "$target" = health ]; then
-            output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://$address/health")
+            output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 5s --latency "http://$address/health")
         else
-            output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/translate.lua" "http://$address/v2/translate")
+            output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 5s --latency -s "$work/translate.lua" "http://$address/v2/translate")
         fi
         printf '%-36s %12s %10s  %s\n' "$label, $target" "$(figure rps <<<"$output")" "$(figure p99 <<<"$output")" \
             "$(figure non2xx <<<"$output" | tr '\n' ' ')"

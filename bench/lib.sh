@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-2}
-RUNNER=./target/dist/glossa
+RUNNER=${RUNNER:-./target/dist/glossa}
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -62,12 +62,18 @@ app() {
     address="127.0.0.1:$port"
 }
 
-# developer_key ADDRESS: a new developer key of the bootstrap subscription, whose request rate
-# limit is raised to the most the admin API allows (the load generator sends far more than the
-# default 100 requests per second).
-developer_key() {
-    curl -fs -o /dev/null -X PUT -H "Authorization: Service-Auth-Key $ADMIN_KEY" -H "Content-Type: application/json" \
+# unlimited_rate ADDRESS [ADMIN_KEY]: raises the request rate limit of the admin key's
+# subscription (the bootstrap one by default) to the most the admin API allows: the load
+# generator sends far more than the default 100 requests per second per key.
+unlimited_rate() {
+    curl -fs -o /dev/null -X PUT -H "Authorization: Service-Auth-Key ${2:-$ADMIN_KEY}" -H "Content-Type: application/json" \
         -d '{"requests_per_second": 100000, "burst": 100000}' "http://$1/v2/admin/rate-limit"
+}
+
+# developer_key ADDRESS: a new developer key of the bootstrap subscription, without a binding
+# rate limit.
+developer_key() {
+    unlimited_rate "$1"
     curl -fs -X POST -H "Authorization: Service-Auth-Key $ADMIN_KEY" "http://$1/v2/admin/developer-keys" |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])'
 }

@@ -51,4 +51,15 @@ HELP
 "$RUNNER" up --listen "$LISTEN" --state-dir "$STATE_DIR" \
     --runtime-config-file runtime-config.toml "${sqlite[@]}" &
 pids+=($!)
+# Once it answers, say once whether the settings can work: /health checks the variables, the
+# engine settings and the storage, and names what is wrong.
+for _ in $(seq 1 600); do
+    status=$(curl -s -o "$STATE_DIR/health.json" -w '%{http_code}' "http://$LISTEN/health" 2>/dev/null) || true
+    case $status in
+    200) echo "GET /health: healthy"; break ;;
+    503) echo "GET /health reports a problem (see $STATE_DIR/health.json): $(cat "$STATE_DIR/health.json")" >&2; break ;;
+    esac
+    kill -0 "${pids[-1]}" 2>/dev/null || break
+    sleep 0.2
+done
 wait -n "${pids[@]}"

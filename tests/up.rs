@@ -1,5 +1,6 @@
 //! `scripts/up.sh`, what `make up` runs: it starts Apertium APY on loopback beside the runner,
-//! serves real translations, and stops both when it is told to stop.
+//! serves real translations, says once at start whether the settings can work, and stops both
+//! when it is told to stop.
 
 use std::net::{IpAddr, TcpStream, UdpSocket};
 use std::process::{Command, Stdio};
@@ -89,4 +90,40 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
     assert!(status.is_some(), "scripts/up.sh did not stop within 30 s of SIGTERM");
     assert!(!answers(&base, "/health", Duration::ZERO), "the runner still answers after up.sh stopped");
     assert!(!answers(&apy, "/listPairs", Duration::ZERO), "APY still answers after up.sh stopped");
+}
+
+#[test]
+fn up_reports_a_setting_that_cannot_work_once_at_start() {
+    let runner = built_runner();
+    let state = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut up = Command::new("bash")
+        .arg(workspace().join("scripts/up.sh"))
+        .env("RUNNER", &runner)
+        .env("LISTEN", format!("127.0.0.1:{port}"))
+        .env("STATE_DIR", state.path())
+        .env("SPIN_VARIABLE_ENGINE", "nonsense")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run scripts/up.sh");
+    let mut stderr = std::io::BufReader::new(up.stderr.take().expect("stderr"));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut reported = None;
+    let mut line = String::new();
+    while Instant::now() < deadline {
+        line.clear();
+        if std::io::BufRead::read_line(&mut stderr, &mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        if line.contains("GET /health reports a problem") {
+            reported = Some(line.clone());
+            break;
+        }
+    }
+    unsafe { libc::kill(up.id() as i32, libc::SIGTERM) };
+    let _ = up.wait();
+    let reported = reported.expect("up.sh said nothing about the unknown engine");
+    assert!(reported.contains("engine") && reported.contains("nonsense"), "{reported}");
 }

@@ -38,7 +38,7 @@ fn handle(request: IncomingRequest, out: ResponseOutparam) {
 /// `Authorization` header must be a valid developer key.
 fn admit(head: &Request) -> Result<(), ApiError> {
     let host = Host::for_request(head)?;
-    accounts::authenticate_request(&host.services(), head, Access::Developer).map(drop)
+    accounts::authenticate_header(&host.services(), head, Access::Developer).map(drop)
 }
 
 /// What a path of this component names.

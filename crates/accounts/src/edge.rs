@@ -63,20 +63,16 @@ pub fn authenticate_request(
     request: &Request,
     access: Access,
 ) -> Result<(Principal, Params), ApiError> {
-    authenticate_request_within(services, request, access, api::MAX_BODY_BYTES)
-}
-
-/// [`authenticate_request`] for endpoints whose bodies may be larger than `MAX_BODY_BYTES`
-/// (glossary uploads): a body over `body_limit` bytes is a 413.
-pub fn authenticate_request_within(
-    services: &Services<'_>,
-    request: &Request,
-    access: Access,
-    body_limit: usize,
-) -> Result<(Principal, Params), ApiError> {
-    let params = request.params_within(body_limit)?;
+    let params = request.params()?;
     let principal = authenticate(services, credentials(request, &params), access, &VariableAuthConfig(services.vars))?;
     Ok((principal, params))
+}
+
+/// The key in the request's `Authorization` header, checked before the body is read (see
+/// `platform_spin::serve_admitted`): nothing of the body or the query string counts.
+pub fn authenticate_header(services: &Services<'_>, request: &Request, access: Access) -> Result<Principal, ApiError> {
+    let credentials = Credentials { authorization: request.header("authorization"), legacy_key: None };
+    Ok(authenticate(services, credentials, access, &VariableAuthConfig(services.vars))?)
 }
 
 /// The request's credentials: the `Authorization` header, else the legacy `auth_key`

@@ -5,10 +5,12 @@
 //! (and a slot of the pool) for as long as it likes. So the runner first reads a body of up to
 //! [`PREFETCH_BYTES`] (announced so, or sent without a length) itself, which takes a task and a
 //! buffer but no instance: most API bodies end there, and a client that trickles one costs the
-//! server almost nothing until the deadline ends it with a `408`. A body announced as longer
-//! goes to the guest at once, which checks its length and key before reading it (see
-//! `platform_spin::serve`), then reads it as it arrives, within the same deadline; past it, the
-//! guest's read fails (it answers `400`, as for any body that cannot be read).
+//! server almost nothing until the deadline ends it with a `408`. That is as much as a component
+//! reads of a request without an `Authorization` header (`api::limits`), so no client without a
+//! key can hold an instance with a slow body. A body announced as longer goes to the guest at
+//! once, which checks its length and key before reading it (see `platform_spin::serve`), then
+//! reads it as it arrives, within the same deadline; past it, the guest's read fails (it answers
+//! `400`, as for any body that cannot be read).
 
 use std::future::Future as _;
 use std::pin::Pin;
@@ -19,8 +21,9 @@ use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-/// How much of a body the runner reads before it starts the guest.
-pub const PREFETCH_BYTES: usize = 64 * 1024;
+/// How much of a body the runner reads before it starts the guest: what a component reads at
+/// most before it has seen a key (`api::limits::UNAUTHENTICATED_BODY_BYTES`).
+pub const PREFETCH_BYTES: usize = 128 * 1024;
 
 /// Why a body could not be read before the guest started.
 #[derive(Debug, thiserror::Error)]

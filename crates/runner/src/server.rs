@@ -85,6 +85,8 @@ struct Shared {
     limits: Limits,
     /// One permit per guest that may run.
     guests: Semaphore,
+    /// How many requests have reached a guest (to tell a busy spell's end).
+    served: std::sync::atomic::AtomicU64,
 }
 
 /// Binds `listen`, failing clearly when the address is taken.
@@ -103,7 +105,13 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyh
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown_signal());
     let connections = Arc::new(Semaphore::new(limits.max_connections));
-    let shared = Arc::new(Shared { app: Arc::clone(&app), limits, guests: Semaphore::new(limits.max_requests) });
+    let shared = Arc::new(Shared {
+        app: Arc::clone(&app),
+        limits,
+        guests: Semaphore::new(limits.max_requests),
+        served: std::sync::atomic::AtomicU64::new(0),
+    });
+    tokio::spawn(give_back_memory_when_idle(Arc::clone(&shared)));
     loop {
         // At the cap, stop accepting: new connections wait in the kernel's queue until one
         // closes (idle ones close after the header timeout).
@@ -157,6 +165,34 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyh
     app.close();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// How often the server looks whether a busy spell has ended.
+const IDLE_CHECK: Duration = Duration::from_secs(5);
+
+/// After a spell of requests, once none has run for a whole [`IDLE_CHECK`], hands the
+/// allocator's free memory back to the system. Requests allocate on many threads (the event
+/// loop's and, for SQLite in `--storage spin`, the blocking pool's), and glibc keeps what they
+/// free in per-thread arenas; without this the resident size after a burst stays at its peak.
+async fn give_back_memory_when_idle(shared: Arc<Shared>) {
+    let mut interval = tokio::time::interval(IDLE_CHECK);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut served = shared.served.load(std::sync::atomic::Ordering::Relaxed);
+    let mut trimmed = true;
+    loop {
+        interval.tick().await;
+        let now = shared.served.load(std::sync::atomic::Ordering::Relaxed);
+        let idle = now == served && shared.guests.available_permits() == shared.limits.max_requests;
+        if now != served {
+            trimmed = false;
+        } else if idle && !trimmed {
+            trimmed = true;
+            // SAFETY: malloc_trim only walks the allocator's own free lists; it is thread-safe.
+            let _ = tokio::task::spawn_blocking(|| unsafe { libc::malloc_trim(0) }).await;
+            tracing::debug!("idle: gave the allocator's free memory back");
+        }
+        served = now;
+    }
 }
 
 async fn shutdown_signal() -> &'static str {
@@ -238,6 +274,7 @@ async fn dispatch(
             return (response, Some(id), None);
         }
     };
+    shared.served.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let budget = shared.limits.request_timeout;
     let outcome = run_component(component, route, found, Request::from_parts(head, body), budget, peer, local).await;
     drop(permit);
