@@ -39,14 +39,16 @@ pub enum PrefetchError {
 pub struct GuestBody {
     ahead: Option<Bytes>,
     rest: Option<Incoming>,
-    deadline: Pin<Box<Sleep>>,
+    deadline: Instant,
+    /// The timer for `deadline`, set the first time the rest is not there yet.
+    timer: Option<Pin<Box<Sleep>>>,
 }
 
 /// Reads up to [`PREFETCH_BYTES`] of `body` (more if a frame brings more), waiting no later
 /// than `deadline`; a body announced as longer is not read ahead at all.
 pub async fn prefetch(mut body: Incoming, deadline: Instant) -> Result<GuestBody, PrefetchError> {
     if body.size_hint().lower() > PREFETCH_BYTES as u64 {
-        return Ok(GuestBody { ahead: None, rest: Some(body), deadline: Box::pin(tokio::time::sleep_until(deadline)) });
+        return Ok(GuestBody { ahead: None, rest: Some(body), deadline, timer: None });
     }
     let mut ahead = BytesMut::new();
     let mut rest = Some(());
@@ -72,7 +74,8 @@ pub async fn prefetch(mut body: Incoming, deadline: Instant) -> Result<GuestBody
     Ok(GuestBody {
         ahead: (!ahead.is_empty()).then(|| ahead.freeze()),
         rest: rest.map(|()| body),
-        deadline: Box::pin(tokio::time::sleep_until(deadline)),
+        deadline,
+        timer: None,
     })
 }
 
@@ -95,7 +98,12 @@ impl Body for GuestBody {
                 Poll::Ready(None)
             }
             Poll::Ready(Some(frame)) => Poll::Ready(Some(frame.map_err(wasmtime_wasi_http::Error::from))),
-            Poll::Pending => match this.deadline.as_mut().poll(cx) {
+            Poll::Pending => match this
+                .timer
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(this.deadline)))
+                .as_mut()
+                .poll(cx)
+            {
                 Poll::Ready(()) => {
                     this.rest = None;
                     Poll::Ready(Some(Err(wasmtime_wasi_http::Error::ConnectionReadTimeout)))

@@ -265,7 +265,13 @@ async fn dispatch(
             return (error(StatusCode::BAD_REQUEST, "The request body could not be read."), Some(id), None);
         }
     };
-    let permit = match tokio::time::timeout(shared.limits.queue_timeout, shared.guests.acquire()).await {
+    // A free guest is taken at once; only when none is free does the request wait, on a timer.
+    let free = shared.guests.try_acquire().ok();
+    let permit = match free {
+        Some(permit) => Ok(Ok(permit)),
+        None => tokio::time::timeout(shared.limits.queue_timeout, shared.guests.acquire()).await,
+    };
+    let permit = match permit {
         Ok(Ok(permit)) => permit,
         _ => {
             tracing::warn!(component = %id, "every guest is busy: answering 503");
