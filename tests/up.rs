@@ -94,6 +94,9 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
 
 #[test]
 fn up_reports_a_setting_that_cannot_work_once_at_start() {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+
     let runner = built_runner();
     let state = tempfile::tempdir().unwrap();
     let port = free_port();
@@ -106,23 +109,37 @@ fn up_reports_a_setting_that_cannot_work_once_at_start() {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
+        // Its own process group, so that the script and the runner it started stop together.
+        .process_group(0)
         .spawn()
         .expect("run scripts/up.sh");
-    let mut stderr = std::io::BufReader::new(up.stderr.take().expect("stderr"));
+    // Every line up.sh and the runner write, read to the end on a thread of its own.
+    let stderr = up.stderr.take().expect("stderr");
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut reported = None;
-    let mut line = String::new();
-    while Instant::now() < deadline {
-        line.clear();
-        if std::io::BufRead::read_line(&mut stderr, &mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        if line.contains("GET /health reports a problem") {
-            reported = Some(line.clone());
-            break;
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match received.recv_timeout(left) {
+            Ok(line) if line.contains("GET /health reports a problem") => {
+                reported = Some(line);
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
         }
     }
-    unsafe { libc::kill(up.id() as i32, libc::SIGTERM) };
+    let group = -(up.id() as i32);
+    unsafe { libc::kill(group, libc::SIGTERM) };
+    let stop_by = Instant::now() + Duration::from_secs(30);
+    while up.try_wait().unwrap().is_none() && Instant::now() < stop_by {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    unsafe { libc::kill(group, libc::SIGKILL) };
     let _ = up.wait();
     let reported = reported.expect("up.sh said nothing about the unknown engine");
     assert!(reported.contains("engine") && reported.contains("nonsense"), "{reported}");
