@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The usage analytics over a large store, measured from a separate process: one subscription
 # with 3 developer keys and 1,000 custom tags used on each of 366 days by every key, that is
-# 1,098,000 rows of usage_daily (seeded with the sqlite3 CLI; the triggers of
-# sql/0003_usage_reports.sql roll them up as they do for real charges), then:
+# 1,098,000 usage rows (seeded into the usage journal with the sqlite3 CLI, as charges write it;
+# the first report folds them into usage_daily and the rollups, and says how long that took), then:
 #   custom-tags period, first page    wrk, 16 connections: p50, p99
 #   custom-tags day, first page       wrk, 16 connections: p50, p99
 #   custom-tags day, full walk        every page in turn (curl, one request at a time): pages,
@@ -50,7 +50,7 @@ WITH RECURSIVE
     days(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM days WHERE n < $DAYS - 1),
     tags(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM tags WHERE n < $TAGS),
     keys(subscription_id, id) AS (SELECT subscription_id, id FROM api_keys WHERE kind = 'developer')
-INSERT INTO usage_daily (subscription_id, day, key_id, tag, product, period_start, units)
+INSERT INTO usage_journal (subscription_id, day, key_id, tag, product, period_start, units)
 SELECT keys.subscription_id, date('$FIRST_DAY', '+' || days.n || ' days'), keys.id, printf('tag-%04d', tags.n),
        'translate', strftime('%Y-%m-01T00:00:00Z', date('$FIRST_DAY', '+' || days.n || ' days')),
        1 + (days.n * 7 + tags.n) % 100
@@ -58,10 +58,13 @@ SELECT keys.subscription_id, date('$FIRST_DAY', '+' || days.n || ' days'), keys.
  ORDER BY 1, 2, 3, 4;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
-rows=$(sqlite3 "$database" "SELECT count(*) FROM usage_daily")
-entries=$(sqlite3 "$database" "SELECT count(*) FROM usage_tag_daily")
-echo "seeded $rows usage rows ($entries tag-day entries, $TAGS tags) in $(($(date +%s) - started)) s"
+rows=$(sqlite3 "$database" "SELECT count(*) FROM usage_journal")
+echo "seeded $rows usage rows ($TAGS tags) in $(($(date +%s) - started)) s"
 app
+folding=$(curl -fsS -o /dev/null -w '%{time_total}' -H "Authorization: Service-Auth-Key $ADMIN_KEY" \
+    "http://$address/v2/admin/analytics?$RANGE")
+entries=$(sqlite3 "$database" "SELECT count(*) FROM usage_tag_daily")
+echo "the first report folded them into $entries tag-day entries in $folding s"
 
 # 2. Latency under load.
 cat >"$work/admin.lua" <<LUA

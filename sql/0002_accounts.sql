@@ -26,7 +26,8 @@ CREATE INDEX IF NOT EXISTS api_keys_by_subscription ON api_keys (subscription_id
 
 -- Usage per subscription, key, UTC day, custom reporting tag ('' when none), product
 -- ('translate', 'document', 'write': characters; 'speech': milliseconds) and billing period
--- (a day on which a period begins holds usage of two periods).
+-- (a day on which a period begins holds usage of two periods). Charges reach it through
+-- usage_journal (0008), folded in batches.
 CREATE TABLE IF NOT EXISTS usage_daily (
     subscription_id TEXT    NOT NULL,
     day             TEXT    NOT NULL,                               -- YYYY-MM-DD, UTC
@@ -39,8 +40,8 @@ CREATE TABLE IF NOT EXISTS usage_daily (
 ) STRICT, WITHOUT ROWID;
 
 -- Running totals per billing period and product, so that a quota check is one indexed read:
--- key_id '' holds the whole subscription's total. The triggers below keep them equal to the
--- sums of usage_daily, in the same statement that records the usage.
+-- key_id '' holds the whole subscription's total. A trigger on usage_journal (0008) adds every
+-- charge to them in the charge's own statement.
 CREATE TABLE IF NOT EXISTS usage_totals (
     subscription_id TEXT    NOT NULL,
     key_id          TEXT    NOT NULL,
@@ -50,17 +51,3 @@ CREATE TABLE IF NOT EXISTS usage_totals (
     PRIMARY KEY (subscription_id, key_id, period_start, product)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_totals AFTER INSERT ON usage_daily
-BEGIN
-    INSERT INTO usage_totals (subscription_id, key_id, period_start, product, units)
-    VALUES (NEW.subscription_id, '', NEW.period_start, NEW.product, NEW.units),
-           (NEW.subscription_id, NEW.key_id, NEW.period_start, NEW.product, NEW.units)
-    ON CONFLICT (subscription_id, key_id, period_start, product) DO UPDATE SET units = units + excluded.units;
-END;
-
-CREATE TRIGGER IF NOT EXISTS usage_daily_grows_totals AFTER UPDATE OF units ON usage_daily
-BEGIN
-    UPDATE usage_totals SET units = units + (NEW.units - OLD.units)
-     WHERE subscription_id = NEW.subscription_id AND period_start = NEW.period_start
-       AND product = NEW.product AND key_id IN ('', NEW.key_id);
-END;

@@ -1,4 +1,4 @@
--- Usage reports: what the custom-tag analytics read, kept in step with usage_daily by triggers.
+-- Usage reports: what the analytics read, rolled up from usage_journal (0008) when it is folded.
 -- Idempotent: applied at every start.
 --
 -- Which index serves which report (crates/accounts/src/reports.rs):
@@ -59,63 +59,8 @@ CREATE TABLE IF NOT EXISTS usage_key_daily (
     PRIMARY KEY (subscription_id, day, key_id, product)
 ) STRICT, WITHOUT ROWID;
 
--- The triggers add to the rollups in the statement that records the usage (a charge), so a
--- report never sees one without the other.
-CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_tag_rollup AFTER INSERT ON usage_daily
-WHEN NEW.tag <> '' AND NEW.product IN ('translate', 'write')
-BEGIN
-    INSERT INTO usage_tags (subscription_id, tag) VALUES (NEW.subscription_id, NEW.tag)
-    ON CONFLICT (subscription_id, tag) DO NOTHING;
-    INSERT INTO usage_tag_daily (tag_id, day, translate_units, write_units)
-    SELECT id, NEW.day,
-           CASE NEW.product WHEN 'translate' THEN NEW.units ELSE 0 END,
-           CASE NEW.product WHEN 'write' THEN NEW.units ELSE 0 END
-      FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag
-    ON CONFLICT (tag_id, day) DO UPDATE SET
-        translate_units = translate_units + excluded.translate_units,
-        write_units = write_units + excluded.write_units;
-    INSERT INTO usage_tag_monthly (tag_id, month, translate_units, write_units)
-    SELECT id, substr(NEW.day, 1, 7),
-           CASE NEW.product WHEN 'translate' THEN NEW.units ELSE 0 END,
-           CASE NEW.product WHEN 'write' THEN NEW.units ELSE 0 END
-      FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag
-    ON CONFLICT (tag_id, month) DO UPDATE SET
-        translate_units = translate_units + excluded.translate_units,
-        write_units = write_units + excluded.write_units;
-END;
-
-CREATE TRIGGER IF NOT EXISTS usage_daily_adds_to_key_rollup AFTER INSERT ON usage_daily
-BEGIN
-    INSERT INTO usage_key_daily (subscription_id, day, key_id, product, units)
-    VALUES (NEW.subscription_id, NEW.day, NEW.key_id, NEW.product, NEW.units)
-    ON CONFLICT (subscription_id, day, key_id, product) DO UPDATE SET units = units + excluded.units;
-END;
-
-CREATE TRIGGER IF NOT EXISTS usage_daily_grows_key_rollup AFTER UPDATE OF units ON usage_daily
-BEGIN
-    UPDATE usage_key_daily SET units = units + (NEW.units - OLD.units)
-     WHERE subscription_id = NEW.subscription_id AND day = NEW.day AND key_id = NEW.key_id
-       AND product = NEW.product;
-END;
-
-CREATE TRIGGER IF NOT EXISTS usage_daily_grows_tag_rollup AFTER UPDATE OF units ON usage_daily
-WHEN NEW.tag <> '' AND NEW.product IN ('translate', 'write')
-BEGIN
-    UPDATE usage_tag_daily SET
-        translate_units = translate_units + CASE NEW.product WHEN 'translate' THEN NEW.units - OLD.units ELSE 0 END,
-        write_units = write_units + CASE NEW.product WHEN 'write' THEN NEW.units - OLD.units ELSE 0 END
-     WHERE tag_id = (SELECT id FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag)
-       AND day = NEW.day;
-    UPDATE usage_tag_monthly SET
-        translate_units = translate_units + CASE NEW.product WHEN 'translate' THEN NEW.units - OLD.units ELSE 0 END,
-        write_units = write_units + CASE NEW.product WHEN 'write' THEN NEW.units - OLD.units ELSE 0 END
-     WHERE tag_id = (SELECT id FROM usage_tags WHERE subscription_id = NEW.subscription_id AND tag = NEW.tag)
-       AND month = substr(NEW.day, 1, 7);
-END;
-
--- Usage recorded before this file was first applied is rolled up once. The triggers exist
--- already, so the rollups are set to the exact sums (not added to): whatever a charge added
--- between these statements is counted once. No explicit transaction: some hosts (libSQL) run
+-- Usage recorded in usage_daily before this file was first applied (by the releases that
+-- wrote it directly) is rolled up once; the rollups are set to the exact sums, not added to. No explicit transaction: some hosts (libSQL) run
 -- a file as one batch of their own. If a start stops half-way, the next one does it again,
 -- with the same result; the row below says it is done, so later starts skip the scan.
 CREATE TABLE IF NOT EXISTS usage_reports_backfill (

@@ -1,11 +1,13 @@
 //! Charging: one request's usage, recorded once and within every limit.
 //!
 //! A billable request is charged once, after its work succeeded, with one SQL statement: it
-//! adds the units to the day's usage row only if the key is active and neither the key's nor
-//! the subscription's limit would be passed, reading the period's totals (which triggers keep
-//! in step with the usage rows) in the same statement. A writing statement holds SQLite's write
-//! lock from its first step, so concurrent charges are serialised and can never together pass
-//! a limit; a charge that is refused, or a request that fails before, records nothing.
+//! appends the units to the usage journal only if the key is active and neither the key's nor
+//! the subscription's limit would be passed, reading the period's totals in the same statement
+//! (the journal's trigger adds to them). A writing statement holds SQLite's write lock from its
+//! first step, so concurrent charges are serialised and can never together pass a limit; a
+//! charge that is refused, or a request that fails before, records nothing. The statement is
+//! short on purpose: under Spin each request compiles it afresh, and every other writer waits
+//! while it runs. Reports read the journal once it is folded (`journal.rs`).
 
 use accounts::{Principal, billing_period};
 use platform::{DbError, Services, Value};
@@ -13,6 +15,7 @@ use time::OffsetDateTime;
 
 use crate::dates::day_of;
 use crate::error::ChargeError;
+use crate::journal;
 use crate::tags::ReportingTag;
 
 /// What was used.
@@ -63,12 +66,11 @@ const CONDITION: &str = "EXISTS (SELECT 1 FROM api_keys k JOIN subscriptions s O
         AND (s.LIMIT IS NULL OR (s.LIMIT > 0 AND ?4 + (SELECT COALESCE(SUM(units), 0) FROM usage_totals
               WHERE subscription_id = ?1 AND key_id = '' AND period_start = ?3 AND product IN (PRODUCTS)) <= s.LIMIT)))";
 
-/// Records the charge if [`CONDITION`] holds (`?5` day, `?6` tag, `?7` product); returns a row
-/// when it did.
-const SQL_CHARGE: &str = "INSERT INTO usage_daily (subscription_id, day, key_id, tag, product, period_start, units)
-    SELECT ?1, ?5, ?2, ?6, ?7, ?3, ?4 WHERE CONDITION
-    ON CONFLICT (subscription_id, day, key_id, tag, product, period_start) DO UPDATE SET units = units + excluded.units
-    RETURNING units";
+/// Records the charge if [`CONDITION`] holds (`?5` day, `?6` tag, `?7` product); returns its
+/// journal row when it did.
+const SQL_CHARGE: &str = "INSERT INTO usage_journal (subscription_id, key_id, day, tag, product, period_start, units)
+    SELECT ?1, ?2, ?5, ?6, ?7, ?3, ?4 WHERE CONDITION
+    RETURNING id";
 
 /// [`CONDITION`] for the limits and products of `product`.
 fn condition(product: Product) -> String {
@@ -116,7 +118,10 @@ pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeE
             outcome => break outcome?,
         }
     };
-    if !result.rows.is_empty() {
+    if let Some(row) = result.first() {
+        if charge.units != 0 {
+            journal::after_charge(services.db, row.get(0)?);
+        }
         return Ok(());
     }
     // Refused: say why.
@@ -202,7 +207,7 @@ mod tests {
         assert!(matches!(fixture.charge(&principal, Product::Translate, 0), Err(ChargeError::QuotaExceeded)));
         fixture.db.execute("UPDATE api_keys SET character_limit = NULL", &[]).unwrap();
         fixture.charge(&principal, Product::Translate, 0).unwrap();
-        let rows = fixture.db.execute("SELECT count(*) FROM usage_daily", &[]).unwrap();
+        let rows = fixture.db.execute("SELECT count(*) FROM usage_journal", &[]).unwrap();
         assert_eq!(rows.rows[0].get::<i64>(0).unwrap(), 0, "zero units record nothing");
     }
 
@@ -236,7 +241,7 @@ mod tests {
             .unwrap();
         charge(&services, Charge { principal: &principal, product: Product::Write, units: 4, tag: Some(&tag) })
             .unwrap();
-        let rows = fixture.db.execute("SELECT product, tag, units FROM usage_daily ORDER BY product", &[]).unwrap();
+        let rows = fixture.db.execute("SELECT product, tag, units FROM usage_journal ORDER BY product", &[]).unwrap();
         let rows: Vec<(String, String, i64)> =
             rows.rows.iter().map(|row| (row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap())).collect();
         assert_eq!(rows, [("translate".into(), "marketing".into(), 3), ("write".into(), String::new(), 4)]);

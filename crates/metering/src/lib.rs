@@ -2,7 +2,7 @@
 //! and every report read from what was charged.
 //!
 //! * [`charge`] (`charge.rs`): a billable request is charged once, after its work succeeded, in
-//!   one SQL statement that adds to the day's usage only if no limit would be passed. Every
+//!   one SQL statement that appends to the usage journal only if no limit would be passed. Every
 //!   product charges through it: text translation today; text improvement, documents and speech
 //!   as they arrive.
 //! * [`usage_report`] (`usage.rs`): `/v2/usage`, the billing period's counts and limits.
@@ -11,9 +11,10 @@
 //! * `reports/`: [`key_report`] (usage per key), [`custom_tag_report`] (usage per tag) and
 //!   [`audit_log`] (the changes `accounts` recorded), with their cursors and paging.
 //!
-//! Usage is recorded per subscription × key × day × tag × product in `usage_daily`
-//! (`sql/0002_accounts.sql`); triggers keep the period totals the charge checks and the rollups
-//! the reports read (`sql/0003_usage_reports.sql`). Every query is scoped by the subscription.
+//! A charge appends to `usage_journal` (`sql/0008_usage_journal.sql`), whose trigger keeps the
+//! period totals the next charge checks. Folding (`journal.rs`) moves the journal in batches into
+//! `usage_daily` (per subscription × key × day × tag × product) and the rollups the reports read
+//! (`sql/0003_usage_reports.sql`). Every query is scoped by the subscription.
 //! `edge.rs` is the only file that knows HTTP: it reads report queries from request parameters
 //! and answers each failure.
 
@@ -21,6 +22,7 @@ mod charge;
 mod dates;
 mod edge;
 mod error;
+mod journal;
 mod reports;
 mod tags;
 mod usage;

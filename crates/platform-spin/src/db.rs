@@ -1,15 +1,9 @@
 //! The host's SQLite databases (`spin:sqlite`).
 
 use std::cell::OnceCell;
-use std::time::Duration;
 
 use platform::{Database, DbError, QueryResult, Row, Value};
 use spin_sdk::sqlite3;
-
-/// How long a statement waits for another connection's write lock before the database reports
-/// itself busy. Spin opens a new connection per request with SQLite's default of no waiting at
-/// all, so every connection the app opens sets this first.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A SQLite database of the host, opened on first use.
 pub struct SpinDb {
@@ -27,9 +21,14 @@ impl SpinDb {
         if let Some(connection) = self.connection.get() {
             return Ok(connection);
         }
+        // Spin opens a fresh connection for every `open`, through rusqlite, which gives it a 5 s
+        // busy timeout: a statement waits that long for another connection's write lock. What
+        // it leaves at SQLite's default is `synchronous = FULL`, a flush of the log at every
+        // commit; NORMAL flushes at checkpoints only. A commit then survives the process
+        // crashing but may be lost, with the other last commits, if the machine loses power
+        // (the database stays consistent). Two commits per request (the rate limiter and the
+        // charge) would otherwise each wait for the disk under the one write lock.
         let connection = sqlite3::Connection::open(&self.name).map_err(db_error)?;
-        let pragma = format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis());
-        connection.execute(&pragma, &[]).map_err(db_error)?;
         connection.execute("PRAGMA synchronous = NORMAL", &[]).map_err(db_error)?;
         Ok(self.connection.get_or_init(|| connection))
     }

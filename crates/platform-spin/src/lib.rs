@@ -23,7 +23,7 @@ pub mod serve;
 mod streams;
 
 pub use clock::{RequestClock, TEST_CLOCK_VARIABLE, TEST_TIME_HEADER};
-pub use db::{BUSY_TIMEOUT, SpinDb};
+pub use db::SpinDb;
 pub use host::{Host, SpinVariables};
 pub use kv::SpinKv;
 pub use outbound::SpinHttp;

@@ -2,7 +2,7 @@
 //! tag for the whole range or per tag and day, a page of [`CUSTOM_TAG_PAGE_SIZE`] entries at a
 //! time.
 //!
-//! It reads the rollups that triggers on `usage_daily` keep in the charge's own statement
+//! It folds the usage journal first (`journal.rs`), then reads the rollups folding keeps
 //! (`sql/0003_usage_reports.sql`): `usage_tags` numbers each (subscription, tag) once and for
 //! all, `usage_tag_daily` (primary key `(tag_id, day)`) and `usage_tag_monthly` (`(tag_id,
 //! month)`) sum text translation and text improvement per tag. A page walks `usage_tags` through
@@ -193,6 +193,7 @@ pub fn custom_tag_report(
     subscription_id: &str,
     query: &CustomTagQuery,
 ) -> Result<CustomTagReport, ReportError> {
+    crate::journal::fold(db)?;
     let report = Report { subscription_id, query };
     let after = match query.page {
         0 => None,

@@ -1,8 +1,8 @@
 //! `GET /v2/admin/analytics`: a subscription's usage in a range of days, in total, per key, or
 //! per key and day.
 //!
-//! It reads `usage_key_daily`, the rollup of `usage_daily` per day, key and product (across tags
-//! and billing periods) that triggers keep, through its primary key `(subscription_id, day,
+//! It folds the usage journal first (`journal.rs`), then reads `usage_key_daily`, the rollup of
+//! usage per day, key and product (across tags and billing periods), through its primary key `(subscription_id, day,
 //! key_id, product)`: one range of days, grouped per day and key in key order without a sort.
 //! Its cost grows with keys × products × days, not with the number of tags.
 
@@ -162,6 +162,7 @@ pub(super) const SQL_KEY_DAYS: &str =
 /// by the keys' creation) or per key and day (by day, then the keys' creation). Keys without
 /// usage in the range are left out.
 pub fn key_report(db: &dyn Database, subscription_id: &str, query: &KeyReportQuery) -> Result<KeyReport, ReportError> {
+    crate::journal::fold(db)?;
     let (first, last) = query.range.stored_days();
     let rows = db.execute(SQL_KEY_DAYS, &[Value::from(subscription_id), Value::from(first), Value::from(last)])?.rows;
     let mut total = Units::default();

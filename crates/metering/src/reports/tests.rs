@@ -51,13 +51,22 @@ fn second_key(fixture: &Fixture, principal: &Principal, moment: OffsetDateTime, 
     Principal { subscription: principal.subscription.clone(), key }
 }
 
-/// Records tagged usage directly (the triggers roll it up as they do for charges).
+/// Records tagged usage directly in the journal, as a charge does without its checks.
 fn record(db: &SqliteDb, subscription_id: &str, day: &str, key_id: &str, tag: &str, product: &str, units: i64) {
     db.execute(
-        "INSERT INTO usage_daily (subscription_id, day, key_id, tag, product, period_start, units)
-         VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?)
-         ON CONFLICT (subscription_id, day, key_id, tag, product, period_start) DO UPDATE SET units = units + excluded.units",
+        "INSERT INTO usage_journal (subscription_id, day, key_id, tag, product, period_start, units)
+         VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?)",
         &[subscription_id.into(), day.into(), key_id.into(), tag.into(), product.into(), Value::Integer(units)],
+    )
+    .unwrap();
+}
+
+/// Records usage in `usage_daily` itself, as releases before the journal did.
+fn record_before_the_journal(db: &SqliteDb, day: &str, key_id: &str, tag: &str, product: &str, units: i64) {
+    db.execute(
+        "INSERT INTO usage_daily (subscription_id, day, key_id, tag, product, period_start, units)
+         VALUES ('s', ?, ?, ?, ?, '2026-01-01T00:00:00Z', ?)",
+        &[day.into(), key_id.into(), tag.into(), product.into(), Value::Integer(units)],
     )
     .unwrap();
 }
@@ -538,15 +547,17 @@ fn a_tags_sum_for_the_period_is_the_sum_of_its_days() {
 fn the_migration_rolls_up_earlier_usage_once() {
     let db = SqliteDb::open_in_memory().unwrap();
     db.migrate(&[include_str!("../../../../sql/0002_accounts.sql")]).unwrap();
-    record(&db, "s", "2026-05-01", "k1", "alpha", "translate", 5);
-    record(&db, "s", "2026-05-01", "k2", "alpha", "translate", 6);
-    record(&db, "s", "2026-05-01", "k1", "alpha", "write", 1);
-    record(&db, "s", "2026-05-01", "k1", "", "translate", 100);
-    record(&db, "s", "2026-05-01", "k1", "alpha", "speech", 60_000);
+    record_before_the_journal(&db, "2026-05-01", "k1", "alpha", "translate", 5);
+    record_before_the_journal(&db, "2026-05-01", "k2", "alpha", "translate", 6);
+    record_before_the_journal(&db, "2026-05-01", "k1", "alpha", "write", 1);
+    record_before_the_journal(&db, "2026-05-01", "k1", "", "translate", 100);
+    record_before_the_journal(&db, "2026-05-01", "k1", "alpha", "speech", 60_000);
     let migration = include_str!("../../../../sql/0003_usage_reports.sql");
-    db.migrate(&[migration, migration]).unwrap();
+    let journal = include_str!("../../../../sql/0008_usage_journal.sql");
+    db.migrate(&[migration, migration, journal]).unwrap();
     record(&db, "s", "2026-05-01", "k1", "alpha", "translate", 2);
-    db.migrate(&[migration]).unwrap();
+    db.migrate(&[migration, journal]).unwrap();
+    crate::journal::fold(&db).unwrap();
     let rows = db.execute("SELECT t.tag, r.day, r.translate_units, r.write_units FROM usage_tag_daily AS r JOIN usage_tags AS t ON t.id = r.tag_id", &[]).unwrap().rows;
     let rows: Vec<(String, String, i64, i64)> = rows
         .iter()
