@@ -1,7 +1,7 @@
 -- The audit log: every change to a subscription's keys, key limits and cost control, written in
 -- the same transaction as the change. Never holds a secret. Idempotent: applied at every start.
 CREATE TABLE IF NOT EXISTS audit_log (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,              -- order of the changes; the report's cursor
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,              -- order of the changes (never shown: see reports/audit.rs)
     subscription_id TEXT NOT NULL,
     at              TEXT NOT NULL,                                  -- RFC 3339, UTC, whole seconds
     actor_key_id    TEXT,                                           -- the acting admin key; NULL: the operator

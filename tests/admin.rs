@@ -1,6 +1,9 @@
 //! The admin API beyond developer keys: admin keys, per-key limits on the next request, the
 //! active-key cap, cost control, and the audit log (Pro only), each within its subscription.
 
+use std::path::Path;
+use std::sync::Arc;
+
 use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, Reply, TestApp, json};
 
 /// A request with `key` and a JSON body, optionally at a time the test names.
@@ -311,6 +314,83 @@ fn the_audit_log_is_read_page_by_page() {
         july.json()["audit_log"],
         json!({"start_date": "2026-07-01T00:00:00", "end_date": "2026-07-31T00:00:00", "next_page": null, "entries": []})
     );
+}
+
+/// Copies the directory `from` (a stopped application's state) into `to`, with everything in it.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_audit_log_cursor_tells_nothing_of_other_subscriptions_and_works_for_its_own_only() {
+    // One store, copied: in the copy another subscription writes over a page of entries before
+    // the bootstrap subscription makes the same changes in both. Its cursors are the same in both.
+    let at = Some("2026-08-03T09:00:00Z");
+    let relabel = |app: &TestApp, admin: &str, key_id: &str, times: usize| {
+        for n in 0..times {
+            let body = json!({"key_id": key_id, "label": format!("label {n}")});
+            assert_eq!(send(app, "PUT", "/v2/admin/developer-keys/label", admin, &body, at).status, 200);
+        }
+    };
+    let create_key = |app: &TestApp, admin: &str| {
+        let created = send(app, "POST", "/v2/admin/developer-keys", admin, &json!({}), at).json();
+        created["key_id"].as_str().unwrap().to_owned()
+    };
+    let mut first = TestApp::start(Options::app());
+    let key_id = create_key(&first, BOOTSTRAP_ADMIN_KEY);
+    first.stop();
+    let copy = Arc::new(tempfile::tempdir().unwrap());
+    copy_dir(first.state_dir().path(), copy.path());
+    let alone = TestApp::start_in(Options::app(), first.state_dir());
+    let crowded = TestApp::start_in(Options::app(), copy);
+    let (_, other_admin) = crowded.create_subscription("pro");
+    let their_key_id = create_key(&crowded, &other_admin);
+    relabel(&crowded, &other_admin, &their_key_id, 101);
+    for app in [&alone, &crowded] {
+        relabel(app, BOOTSTRAP_ADMIN_KEY, &key_id, 101);
+    }
+
+    let august = "start_date=2026-08-01&end_date=2026-08-31";
+    let read = |app: &TestApp, admin: &str, page: &Json| {
+        app.call("GET", &format!("/v2/admin/audit-log?{august}&page={page}"), admin)
+    };
+    let cursors = |app: &TestApp, admin: &str| {
+        let mut cursors = Vec::new();
+        let mut page = Json::from(0);
+        loop {
+            let reply = read(app, admin, &page);
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            match &reply.json()["audit_log"]["next_page"] {
+                Json::Null => return cursors,
+                next => {
+                    cursors.push(next.clone());
+                    page = next.clone();
+                }
+            }
+        }
+    };
+    let mine = cursors(&alone, BOOTSTRAP_ADMIN_KEY);
+    assert_eq!(mine.len(), 1, "104 entries: two pages");
+    assert!(mine[0].is_i64(), "next_page is an integer: {}", mine[0]);
+    assert_eq!(cursors(&crowded, BOOTSTRAP_ADMIN_KEY), mine, "the other subscription's entries change nothing");
+
+    // A cursor works for its own subscription's log only.
+    let theirs = cursors(&crowded, &other_admin);
+    assert_eq!(theirs.len(), 1, "{theirs:?}");
+    for (admin, page) in [(BOOTSTRAP_ADMIN_KEY, &theirs[0]), (other_admin.as_str(), &mine[0])] {
+        let foreign = read(&crowded, admin, page);
+        assert_eq!(foreign.status, 400, "{}", foreign.text());
+        assert!(message(&foreign).contains("'page'"), "{}", foreign.text());
+    }
 }
 
 #[test]

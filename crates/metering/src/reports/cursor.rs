@@ -44,6 +44,20 @@ pub(super) const SQL_TAG_ORDINAL: &str = "SELECT COUNT(*) FROM usage_tags WHERE 
 pub(super) const SQL_TAG_AT: &str =
     "SELECT tag FROM usage_tags WHERE subscription_id = ?1 ORDER BY +id LIMIT 1 OFFSET ?2";
 
+/// The leading `bits` bits (1 to 63) of a SHA-256 digest of `parts`, each preceded by its length
+/// so that no two lists of parts run together: the masks and checks of the reports' cursors (this
+/// report's, and the audit log's, `audit.rs`).
+pub(super) fn digest(parts: &[&[u8]], bits: u32) -> i64 {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part);
+    }
+    let digest = hasher.finalize();
+    let leading = u64::from_be_bytes(digest[..8].try_into().expect("a SHA-256 digest has 32 bytes"));
+    (leading >> (64 - bits)) as i64
+}
+
 /// One subscription's report, as far as its cursors depend on it.
 pub(super) struct Report<'a> {
     pub subscription_id: &'a str,
@@ -54,23 +68,19 @@ impl Report<'_> {
     /// A digest of the report and, for a check, an entry (tag and day), as a number of `bits` bits.
     fn digest(&self, entry: Option<(&str, i64)>, bits: u32) -> i64 {
         let (first, last) = self.query.range.stored_days();
-        let mut hasher = Sha256::new();
-        let mut part = |bytes: &[u8]| {
-            hasher.update((bytes.len() as u64).to_be_bytes());
-            hasher.update(bytes);
-        };
-        part(b"custom-tag report cursor");
-        part(self.subscription_id.as_bytes());
-        part(first.as_bytes());
-        part(last.as_bytes());
-        part(self.query.aggregate_by.name().as_bytes());
+        let mut parts: Vec<&[u8]> = vec![
+            b"custom-tag report cursor",
+            self.subscription_id.as_bytes(),
+            first.as_bytes(),
+            last.as_bytes(),
+            self.query.aggregate_by.name().as_bytes(),
+        ];
+        let day_bytes;
         if let Some((tag, day)) = entry {
-            part(tag.as_bytes());
-            part(&day.to_be_bytes());
+            day_bytes = day.to_be_bytes();
+            parts.extend([tag.as_bytes(), &day_bytes]);
         }
-        let digest = hasher.finalize();
-        let leading = u64::from_be_bytes(digest[..8].try_into().expect("a SHA-256 digest has 32 bytes"));
-        (leading >> (64 - bits)) as i64
+        digest(&parts, bits)
     }
 
     /// The mask over a cursor's position.

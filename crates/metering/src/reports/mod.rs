@@ -3,7 +3,7 @@
 //! * `keys.rs`: usage per key, and per key and day (`GET /v2/admin/analytics`);
 //! * `custom_tags.rs`: usage per custom tag, for the range or per day
 //!   (`GET /v2/admin/analytics/custom-tags`);
-//! * `cursor.rs`: the custom-tag report's keyset cursor;
+//! * `cursor.rs`: the custom-tag report's keyset cursor, and the digest the audit log's shares;
 //! * `paging.rs`: the `page` parameter of paged reports;
 //! * `audit.rs`: the audit log (`GET /v2/admin/audit-log`).
 //!
