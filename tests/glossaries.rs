@@ -1,7 +1,7 @@
 //! Component `glossaries` (v2 and v3 glossary endpoints) and glossaries in `POST /v2/translate`:
-//! creation in every format, listing, reading, merging, replacing and deleting, every entry
-//! validation rule, tenancy, terms in translations (plain text, XML, HTML), a 100,000-entry
-//! glossary, and the official Python client library.
+//! creation in every format, listing, reading, merging (concurrent merges included), replacing
+//! and deleting, every entry validation rule, tenancy, terms in translations (plain text, XML,
+//! HTML), a 100,000-entry glossary, and the official Python client library.
 //!
 //! The deterministic engine turns every word into a pseudo-word of the same length and keeps
 //! everything else, so an expected translation is built from the pseudo-words of its non-term
@@ -1363,6 +1363,41 @@ fn other_tenants_translate_while_a_large_glossary_is_uploaded_and_never_see_it_h
         assert_eq!(listed, &whole, "a listing during the upload showed it half-written");
     }
     assert_eq!(listed(&app, &key, "v3"), [id_of(&created.json())]);
+}
+
+#[test]
+fn small_patches_during_a_large_patch_of_the_same_dictionary_are_all_kept() {
+    let (app, key) = app();
+    let created =
+        create_v3(&app, &key, "Busy", json!([{"source_lang": "en", "target_lang": "de", "entries": "house\tHaus"}]));
+    let path = format!("/v3/glossaries/{}", id_of(&created));
+    let patch = |entries: &str| json!({"dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": entries, "entries_format": "tsv"}]});
+    // 30,000 entries are merged beside the dictionary, in chunks; a small merge lands in place at
+    // once. Two of them while the large one is written: it meets a changed dictionary at most
+    // twice, and is merged again each time (three attempts in all), so it succeeds too.
+    let large: Vec<String> = (0..30_000).map(|index| format!("term{index}\tZiel{index}")).collect();
+    let large = large.join("\n");
+    let (large_reply, small_replies) = std::thread::scope(|scope| {
+        let merging = scope.spawn(|| json_call(&app, "PATCH", &path, &key, &patch(&large)));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let small: Vec<Reply> = ["car\tAuto", "house\tMaus"]
+            .into_iter()
+            .map(|entries| json_call(&app, "PATCH", &path, &key, &patch(entries)))
+            .collect();
+        (merging.join().unwrap(), small)
+    });
+    for reply in small_replies {
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+    assert_eq!(large_reply.status, 200, "{}", excerpt(&large_reply));
+
+    let entries = v3_entries(&app, &key, &id_of(&created), "en", "de");
+    let lines: std::collections::HashSet<&str> = entries.split('\n').collect();
+    assert_eq!(lines.len(), 30_000 + 2, "{}", &entries[..entries.len().min(200)]);
+    assert!(lines.contains("car\tAuto") && lines.contains("house\tMaus"), "the small merges were kept");
+    assert!(large.split('\n').all(|line| lines.contains(line)), "the large merge was kept");
+    let glossary = app.call("GET", &path, &key).json();
+    assert_eq!(glossary["dictionaries"][0]["entry_count"], 30_000 + 2);
 }
 
 #[test]

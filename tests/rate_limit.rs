@@ -1,7 +1,8 @@
 //! Per-key request rates: a request over its key's rate is a 429 with `Retry-After` that bills
 //! and changes nothing; the key recovers once its next slot comes; other keys go on; every
-//! authenticating component counts; the admin API reads, changes (Pro only) and audits the
-//! limit; the official Python client waits and retries through 429s.
+//! authenticating component counts, and a glossary upload whose key is checked before its body
+//! is read counts once; the admin API reads, changes (Pro only) and audits the limit; the
+//! official Python client waits and retries through 429s.
 //!
 //! The requests name their time (`X-Service-Test-Time`, the app runs with the test clock), so
 //! the limiter sees exactly the instants the test chooses.
@@ -99,6 +100,36 @@ fn a_key_over_its_rate_gets_429_bills_nothing_and_recovers_while_other_keys_go_o
     assert_too_many(&refused_change);
     let unchanged = send(&app, "GET", RATE_LIMIT, BOOTSTRAP_ADMIN_KEY, None, Some("2027-03-01T15:00:00Z"));
     assert_eq!(unchanged.json()["burst"], 3);
+}
+
+#[test]
+fn a_glossary_upload_larger_than_an_unauthenticated_body_counts_once_against_the_rate() {
+    let app = TestApp::start(Options::app());
+    let key = app.developer_key();
+    let set = set_rate_limit(&app, BOOTSTRAP_ADMIN_KEY, json!({"requests_per_second": 1, "burst": 2}));
+    assert_eq!(set.status, 200, "{}", set.text());
+    // 8,000 entries, about 160 KB: the key is checked before the body is read past 128 KiB.
+    let entries: Vec<String> = (0..8_000).map(|index| format!("term{index}\tBegriff{index}")).collect();
+    let upload = json!({
+        "name": "Large", "source_lang": "EN", "target_lang": "DE", "entries": entries.join("\n"), "entries_format": "tsv"
+    });
+    assert!(upload.to_string().len() > 128 * 1024, "{} bytes", upload.to_string().len());
+
+    // A burst of two at one instant: the upload, then one more request.
+    let at = Some("2027-07-01T10:00:00Z");
+    let created = send(&app, "POST", "/v2/glossaries", &key, Some(&upload), at);
+    assert_eq!(created.status, 201, "{}", created.text());
+    assert_eq!(created.json()["entry_count"], 8_000);
+    let listing = send(&app, "GET", "/v2/glossaries", &key, None, at);
+    assert_eq!(listing.status, 200, "the upload counted once: {}", listing.text());
+    assert_too_many(&send(&app, "GET", "/v2/glossaries", &key, None, at));
+
+    // With a burst of one, the upload alone is admitted.
+    assert_eq!(set_rate_limit(&app, BOOTSTRAP_ADMIN_KEY, json!({"burst": 1})).status, 200);
+    let later = Some("2027-07-01T11:00:00Z");
+    let again = send(&app, "POST", "/v2/glossaries", &key, Some(&upload), later);
+    assert_eq!(again.status, 201, "{}", again.text());
+    assert_too_many(&send(&app, "GET", "/v2/glossaries", &key, None, later));
 }
 
 #[test]

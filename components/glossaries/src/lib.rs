@@ -20,7 +20,7 @@
 //! Another subscription's glossary answers 404, like an unknown one. The pairs accepted are
 //! those `/v2/glossary-language-pairs` lists: glossary languages the engine translates between.
 
-use accounts::Access;
+use accounts::{Access, Principal};
 use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
@@ -35,10 +35,11 @@ fn handle(request: IncomingRequest, out: ResponseOutparam) {
 }
 
 /// Before a body larger than an unauthenticated request may send is read: the key in the
-/// `Authorization` header must be a valid developer key.
-fn admit(head: &Request) -> Result<(), ApiError> {
+/// `Authorization` header must be a valid developer key. The principal goes on to [`route`],
+/// which does not authenticate the request again, so that it counts once against its key's rate.
+fn admit(head: &Request) -> Result<Principal, ApiError> {
     let host = Host::for_request(head)?;
-    accounts::authenticate_header(&host.services(), head, Access::Developer).map(drop)
+    accounts::authenticate_header(&host.services(), head, Access::Developer)
 }
 
 /// What a path of this component names.
@@ -105,7 +106,8 @@ impl<'a> Endpoint<'a> {
     }
 }
 
-fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+/// `admitted`: the principal [`admit`] authenticated, if the body was large enough for it to run.
+fn route(request: &Request, admitted: Option<Principal>) -> Result<ApiResponse, ApiError> {
     let endpoint = Endpoint::of(request.path.trim_end_matches('/')).ok_or_else(|| ApiError::not_found("Not found."))?;
     let method = request.method.as_str();
     if !endpoint.methods().contains(&method) {
@@ -114,11 +116,18 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::for_request(request)?;
     let services = host.services_with_outbound();
     // The body is read as it streams, refused at the first thing past a limit (the glossary
-    // crate's reader); its `auth_key`, if any, is a credential like the header.
+    // crate's reader); its `auth_key`, if any, is a credential like the header. A request
+    // `admit` authenticated carries the header, which always wins over `auth_key`: nothing in the
+    // body can change who calls, and authenticating again would count it twice.
     let mut body = glossary::read(request, endpoint.operation(method))?;
-    let settings = accounts::VariableAuthConfig(services.vars);
-    let credentials = accounts::credentials(request, body.params());
-    let principal = accounts::authenticate(&services, credentials, Access::Developer, &settings)?;
+    let principal = match admitted {
+        Some(principal) => principal,
+        None => {
+            let settings = accounts::VariableAuthConfig(services.vars);
+            let credentials = accounts::credentials(request, body.params());
+            accounts::authenticate(&services, credentials, Access::Developer, &settings)?
+        }
+    };
     let params = body.params();
     let subscription = principal.subscription.id.as_str();
     let db = services.db;

@@ -168,6 +168,8 @@ impl From<GlossaryError> for ApiError {
             GlossaryError::TooManyDictionaries | GlossaryError::TooManyEntries => {
                 ApiError::bad_request(error.to_string())
             }
+            // Nothing was changed, and trying again later may well succeed (clients retry a 503).
+            GlossaryError::Contended(_) => ApiError::unavailable(error.to_string()),
             GlossaryError::Store(cause) => ApiError::internal(&cause),
         }
     }

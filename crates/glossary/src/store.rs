@@ -1,4 +1,5 @@
-//! Glossaries in the database (`sql/0005_glossaries.sql`, `sql/0007_glossary_writes.sql`).
+//! Glossaries in the database (`sql/0005_glossaries.sql`, `sql/0007_glossary_writes.sql`,
+//! `sql/0009_glossary_versions.sql`).
 //!
 //! Every function is scoped by the subscription: another subscription's glossary is
 //! [`GlossaryError::NotFound`], like one that does not exist. Entries travel to SQLite as one
@@ -13,6 +14,16 @@
 //! or replaced) are removed in chunks after the change is visible. A draft left by an instance
 //! that died is removed by the subscription's next glossary write. A glossary lists its
 //! dictionaries in the order they were sent; a replaced one keeps its place.
+//!
+//! Concurrent changes never lose one another. A change made in one transaction (a rename, a
+//! deletion, a merge of up to a chunk into an existing dictionary) sees every change committed
+//! before it. A merge written beside its dictionary is based on what it read first, so its last
+//! transaction checks that the dictionary is still that one: the same id (a replaced, deleted or
+//! recreated dictionary has another) at the same version (which every merge written in place
+//! raises). If not, the draft is discarded and the merge done again from what is there now, up
+//! to [`MERGE_ATTEMPTS`] times in all; then it is refused ([`GlossaryError::Contended`]) having
+//! changed nothing. A replacement needs no such check: what it replaces is read in its last
+//! transaction, and a replacement takes the place of whatever is there.
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::UNIX_EPOCH;
@@ -28,6 +39,10 @@ use crate::limits::{MAX_DICTIONARIES, MAX_DICTIONARY_ENTRIES, WRITE_CHUNK_ROWS};
 
 /// After this long, a draft is an upload whose instance died (milliseconds).
 const STALE_DRAFT_MS: i64 = 15 * 60 * 1000;
+
+/// How often a merge written beside its dictionary is tried, the first time included, when
+/// other requests change the dictionary meanwhile.
+pub const MERGE_ATTEMPTS: usize = 3;
 
 /// A dictionary's language pair, as lower-case base codes (`en`, `de`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -86,6 +101,12 @@ pub enum GlossaryError {
     TooManyDictionaries,
     #[error("Value for 'entries' not supported: a dictionary holds at most {MAX_DICTIONARY_ENTRIES} entries.")]
     TooManyEntries,
+    /// Other requests changed the dictionary during every attempt of a merge (see the module's
+    /// documentation); nothing was changed.
+    #[error(
+        "The glossary's dictionary {0} was changed by other requests while these entries were being merged into it. Nothing was changed; please try again."
+    )]
+    Contended(LanguagePair),
     #[error("glossary store: {0}")]
     Store(#[from] DbError),
 }
@@ -167,9 +188,11 @@ pub fn delete(services: &Services<'_>, subscription_id: &str, id: &Id) -> Result
 }
 
 /// Renames a glossary and/or merges entries into one of its dictionaries (created if absent):
-/// new sources are added, existing sources get the new target. A merge of more than one
-/// chunk of entries is written beside the dictionary (its entries copied, the merge applied)
-/// and replaces it in the last short transaction; a smaller one is one transaction.
+/// new sources are added, existing sources get the new target. A merge of up to a chunk of
+/// entries into an existing dictionary is one transaction; a larger one (or one that creates
+/// the dictionary) is written beside the dictionary (its entries copied, the merge applied) and
+/// replaces it in the last short transaction, if nothing changed it meanwhile (else it is done
+/// again, see the module's documentation).
 pub fn update(
     services: &Services<'_>,
     subscription_id: &str,
@@ -178,51 +201,91 @@ pub fn update(
     merge: Option<&NewDictionary>,
 ) -> Result<Glossary, GlossaryError> {
     let db = services.db;
-    let rename = |db: &dyn Database| -> Result<(), GlossaryError> {
-        if let Some(name) = name {
-            db.execute("UPDATE glossaries SET name = ? WHERE id = ?", &[name.into(), id.into()])?;
-        }
-        Ok(())
-    };
     let Some(dictionary) = merge else {
         transaction(db, RetryPolicy::default(), |db| {
             owned(db, subscription_id, id)?;
-            rename(db)
+            rename(db, id, name)
         })?;
         return get(db, subscription_id, id);
     };
     owned(db, subscription_id, id)?;
-    let existing = find_dictionary(db, id, &dictionary.pair)?;
-    if existing.is_some() && dictionary.entries.len() <= WRITE_CHUNK_ROWS {
-        transaction(db, RetryPolicy::default(), |db| {
-            owned(db, subscription_id, id)?;
-            rename(db)?;
-            let dictionary_id = match find_dictionary(db, id, &dictionary.pair)? {
-                Some(dictionary_id) => dictionary_id,
-                None => add_dictionary(db, id, &dictionary.pair)?,
-            };
-            let next_position = next_position(db, dictionary_id)?;
-            insert_entries(db, dictionary_id, next_position, &dictionary.entries, true)?;
-            if update_count(db, dictionary_id)? > MAX_DICTIONARY_ENTRIES as i64 {
-                return Err(GlossaryError::TooManyEntries);
-            }
-            Ok(())
-        })?;
-        return get(db, subscription_id, id);
+    for _ in 0..MERGE_ATTEMPTS {
+        let existing = find_dictionary(db, id, &dictionary.pair)?;
+        let merged = if existing.is_some() && dictionary.entries.len() <= WRITE_CHUNK_ROWS {
+            merge_in_place(db, subscription_id, id, name, dictionary)?;
+            true
+        } else {
+            merge_beside(services, subscription_id, id, name, dictionary)?
+        };
+        if merged {
+            return get(db, subscription_id, id);
+        }
     }
+    Err(GlossaryError::Contended(dictionary.pair.clone()))
+}
+
+/// Renames a glossary, in the caller's transaction, if a name is given.
+fn rename(db: &dyn Database, id: &Id, name: Option<&str>) -> Result<(), GlossaryError> {
+    if let Some(name) = name {
+        db.execute("UPDATE glossaries SET name = ? WHERE id = ?", &[name.into(), id.into()])?;
+    }
+    Ok(())
+}
+
+/// [`update`]'s merge in one transaction, into the dictionary as it is then (created if it was
+/// deleted meanwhile), raising its version.
+fn merge_in_place(
+    db: &dyn Database,
+    subscription_id: &str,
+    id: &Id,
+    name: Option<&str>,
+    dictionary: &NewDictionary,
+) -> Result<(), GlossaryError> {
+    transaction(db, RetryPolicy::default(), |db| {
+        owned(db, subscription_id, id)?;
+        rename(db, id, name)?;
+        let dictionary_id = match find_dictionary(db, id, &dictionary.pair)? {
+            Some(dictionary_id) => dictionary_id,
+            None => add_dictionary(db, id, &dictionary.pair)?,
+        };
+        let next_position = next_position(db, dictionary_id)?;
+        insert_entries(db, dictionary_id, next_position, &dictionary.entries, true)?;
+        if update_count(db, dictionary_id)? > MAX_DICTIONARY_ENTRIES as i64 {
+            return Err(GlossaryError::TooManyEntries);
+        }
+        db.execute(SQL_RAISE_VERSION, &[dictionary_id.into()])?;
+        Ok(())
+    })
+}
+
+/// One attempt at [`update`]'s merge written beside the dictionary: `false`, having changed
+/// nothing, when the dictionary it read changed before the swap.
+fn merge_beside(
+    services: &Services<'_>,
+    subscription_id: &str,
+    id: &Id,
+    name: Option<&str>,
+    dictionary: &NewDictionary,
+) -> Result<bool, GlossaryError> {
+    let db = services.db;
     sweep(services, subscription_id)?;
     let draft = Draft::begin(services, subscription_id)?;
-    let written = draft.write_merged(db, existing, dictionary).and_then(|new_id| {
+    let written = draft.write_merged(db, id, dictionary).and_then(|merged| {
         transaction(db, RetryPolicy::default(), |db| {
             owned(db, subscription_id, id)?;
-            rename(db)?;
-            let replaced = take_place(db, subscription_id, id, &dictionary.pair, new_id, existing)?;
+            if find_version(db, id, &dictionary.pair)? != merged.base {
+                return Ok(Swap::Stale);
+            }
+            if merged.entry_count > MAX_DICTIONARY_ENTRIES as i64 {
+                return Err(GlossaryError::TooManyEntries);
+            }
+            rename(db, id, name)?;
+            let replaced = take_place(db, subscription_id, id, &dictionary.pair, merged.dictionary_id)?;
             draft.finish(db, id)?;
-            Ok(replaced)
+            Ok(Swap::Done(replaced))
         })
     });
-    settle(db, draft, written)?;
-    get(db, subscription_id, id)
+    settle(db, draft, written)
 }
 
 /// Replaces the dictionary of a pair with these entries (creating it if absent); a replaced
@@ -237,32 +300,43 @@ pub fn replace_dictionary(
     owned(db, subscription_id, id)?;
     sweep(services, subscription_id)?;
     let draft = Draft::begin(services, subscription_id)?;
+    // Whatever is the dictionary of the pair at the swap is replaced: a change committed
+    // before it is replaced with it, as if it had come first.
     let written = draft.write(db, std::slice::from_ref(dictionary)).and_then(|ids| {
         transaction(db, RetryPolicy::default(), |db| {
             owned(db, subscription_id, id)?;
-            let existing = find_dictionary(db, id, &dictionary.pair)?;
-            let replaced = take_place(db, subscription_id, id, &dictionary.pair, ids[0], existing)?;
+            let replaced = take_place(db, subscription_id, id, &dictionary.pair, ids[0])?;
             draft.finish(db, id)?;
-            Ok(replaced)
+            Ok(Swap::Done(replaced))
         })
     });
     settle(db, draft, written)?;
     Ok(DictionaryInfo { pair: dictionary.pair.clone(), entry_count: dictionary.entries.len() as i64 })
 }
 
+/// How a draft's last transaction ended.
+#[derive(Debug)]
+enum Swap {
+    /// The draft took its place; the key of what it replaced, if anything, to remove.
+    Done(Option<String>),
+    /// What the draft was based on changed meanwhile: nothing was changed.
+    Stale,
+}
+
 /// After a draft's last transaction: the dictionary it replaced (if any) has its entries removed
-/// in chunks; if the writing failed, the draft is discarded instead.
-fn settle(
-    db: &dyn Database,
-    draft: Draft,
-    written: Result<Option<String>, GlossaryError>,
-) -> Result<(), GlossaryError> {
+/// in chunks; if the writing failed or was stale, the draft is discarded instead. Answers
+/// whether the draft took its place.
+fn settle(db: &dyn Database, draft: Draft, written: Result<Swap, GlossaryError>) -> Result<bool, GlossaryError> {
     match written {
-        Ok(replaced) => {
+        Ok(Swap::Done(replaced)) => {
             if let Some(replaced) = replaced {
                 discard(db, &replaced);
             }
-            Ok(())
+            Ok(true)
+        }
+        Ok(Swap::Stale) => {
+            draft.discard(db);
+            Ok(false)
         }
         Err(error) => {
             draft.discard(db);
@@ -430,6 +504,32 @@ fn find_dictionary(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> 
     Ok(result.first().map(|row| row.get(0)).transpose()?)
 }
 
+/// A glossary's dictionary as a merge read it: the same id at the same version is the same
+/// entries (`sql/0009_glossary_versions.sql`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Version {
+    dictionary_id: i64,
+    /// How often it was merged into in place; 0 without a row.
+    changes: i64,
+}
+
+/// The id and version of a glossary's dictionary of `pair`, if it has one.
+fn find_version(db: &dyn Database, glossary_id: &Id, pair: &LanguagePair) -> Result<Option<Version>, GlossaryError> {
+    let result = db.execute(
+        "SELECT d.id, coalesce(v.version, 0) FROM glossary_dictionaries AS d \
+         LEFT JOIN glossary_dictionary_versions AS v ON v.dictionary_id = d.id \
+         WHERE d.glossary_id = ? AND d.source_lang = ? AND d.target_lang = ?",
+        &[glossary_id.into(), pair.source.as_str().into(), pair.target.as_str().into()],
+    )?;
+    let Some(row) = result.first() else { return Ok(None) };
+    Ok(Some(Version { dictionary_id: row.get(0)?, changes: row.get(1)? }))
+}
+
+/// Raises the version of a dictionary (`?1`) changed in place, in the transaction that changes
+/// it.
+const SQL_RAISE_VERSION: &str = "INSERT INTO glossary_dictionary_versions (dictionary_id, version) VALUES (?1, 1) \
+     ON CONFLICT (dictionary_id) DO UPDATE SET version = version + 1";
+
 /// A new, empty dictionary under `owner`: a glossary's id, or a draft key.
 fn insert_dictionary(db: &dyn Database, owner: &str, pair: &LanguagePair) -> Result<i64, GlossaryError> {
     let result = db.execute(
@@ -462,27 +562,17 @@ fn next_position(db: &dyn Database, dictionary_id: i64) -> Result<i64, GlossaryE
 }
 
 /// In a transaction that makes `new_id` (a draft) the glossary's dictionary of `pair`: puts the
-/// dictionary it replaces (`existing`, which must still be the glossary's) aside and gives its
-/// place to `new_id`; without one, checks there is room for another. Answers the key of what
-/// was put aside, to remove once committed.
+/// dictionary it replaces (the glossary's now) aside and gives its place to `new_id`; without
+/// one, checks there is room for another. Answers the key of what was put aside, to remove once
+/// committed.
 fn take_place(
     db: &dyn Database,
     subscription_id: &str,
     id: &Id,
     pair: &LanguagePair,
     new_id: i64,
-    existing: Option<i64>,
 ) -> Result<Option<String>, GlossaryError> {
-    let current = find_dictionary(db, id, pair)?;
-    if current != existing {
-        // Another request replaced or added the dictionary meanwhile: this write is based on
-        // what is no longer there. Busy, so that it is tried again from the start? It would
-        // rewrite the draft; refusing is honest.
-        return Err(GlossaryError::Store(DbError::Other(format!(
-            "dictionary {pair} of glossary {id} changed during the write"
-        ))));
-    }
-    let Some(old_id) = current else {
+    let Some(old_id) = find_dictionary(db, id, pair)? else {
         check_room(db, id)?;
         return Ok(None);
     };
@@ -520,6 +610,15 @@ struct Draft {
     key: String,
 }
 
+/// A merged dictionary written under a draft.
+struct Merged {
+    /// The dictionary it was based on, as read before its entries were copied.
+    base: Option<Version>,
+    /// The draft's dictionary.
+    dictionary_id: i64,
+    entry_count: i64,
+}
+
 impl Draft {
     /// Registers a new draft of the subscription.
     fn begin(services: &Services<'_>, subscription_id: &str) -> Result<Draft, GlossaryError> {
@@ -548,19 +647,23 @@ impl Draft {
         Ok(ids)
     }
 
-    /// Writes under the draft the dictionary `existing` (if any) with `merge`'s entries merged
-    /// in: its entries copied a chunk at a time, then the merge's; answers the new id.
-    fn write_merged(
-        &self,
-        db: &dyn Database,
-        existing: Option<i64>,
-        merge: &NewDictionary,
-    ) -> Result<i64, GlossaryError> {
-        let dictionary_id =
-            transaction(db, RetryPolicy::default(), |db| insert_dictionary(db, &self.key, &merge.pair))?;
-        let mut next = 0;
-        if let Some(existing) = existing {
-            next = next_position(db, existing)?;
+    /// Writes under the draft the glossary's dictionary of `merge`'s pair (if any) with
+    /// `merge`'s entries merged in: its entries copied a chunk at a time, then the merge's.
+    ///
+    /// The dictionary is read in the transaction that creates the draft's, so its id is below
+    /// the draft's: SQLite gives a new row an id above the largest, so while the draft exists no
+    /// other dictionary can be given the id read, and the same id and version at the swap are
+    /// the same entries.
+    fn write_merged(&self, db: &dyn Database, id: &Id, merge: &NewDictionary) -> Result<Merged, GlossaryError> {
+        let (base, dictionary_id, next) = transaction(db, RetryPolicy::default(), |db| {
+            let base = find_version(db, id, &merge.pair)?;
+            let next = match base {
+                Some(base) => next_position(db, base.dictionary_id)?,
+                None => 0,
+            };
+            Ok::<_, GlossaryError>((base, insert_dictionary(db, &self.key, &merge.pair)?, next))
+        })?;
+        if let Some(base) = base {
             let chunk = WRITE_CHUNK_ROWS as i64;
             for start in (0..next).step_by(WRITE_CHUNK_ROWS) {
                 transaction(db, RetryPolicy::default(), |db| {
@@ -568,17 +671,14 @@ impl Draft {
                         "INSERT INTO glossary_entries (dictionary_id, position, source, target, first_key) \
                          SELECT ?1, position, source, target, first_key FROM glossary_entries \
                          WHERE dictionary_id = ?2 AND position >= ?3 AND position < ?3 + ?4",
-                        &[dictionary_id.into(), existing.into(), start.into(), chunk.into()],
+                        &[dictionary_id.into(), base.dictionary_id.into(), start.into(), chunk.into()],
                     )
                 })?;
             }
         }
         self.insert_chunks(db, dictionary_id, next, &merge.entries, true)?;
         let entry_count = transaction(db, RetryPolicy::default(), |db| update_count(db, dictionary_id))?;
-        if entry_count > MAX_DICTIONARY_ENTRIES as i64 {
-            return Err(GlossaryError::TooManyEntries);
-        }
-        Ok(dictionary_id)
+        Ok(Merged { base, dictionary_id, entry_count })
     }
 
     fn insert_chunks(
@@ -656,6 +756,11 @@ fn try_discard(db: &dyn Database, key: &str) -> Result<(), GlossaryError> {
     transaction(db, RetryPolicy::default(), |db| {
         db.execute(
             "DELETE FROM glossary_dictionary_positions WHERE dictionary_id IN \
+             (SELECT id FROM glossary_dictionaries WHERE glossary_id = ?)",
+            &[key.into()],
+        )?;
+        db.execute(
+            "DELETE FROM glossary_dictionary_versions WHERE dictionary_id IN \
              (SELECT id FROM glossary_dictionaries WHERE glossary_id = ?)",
             &[key.into()],
         )?;

@@ -13,7 +13,11 @@ type Fixture = NativeHost;
 fn fixture() -> Fixture {
     let clock = FixedClock::new(std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_255_200_123));
     NativeHost::in_memory(
-        &[include_str!("../../../sql/0005_glossaries.sql"), include_str!("../../../sql/0007_glossary_writes.sql")],
+        &[
+            include_str!("../../../sql/0005_glossaries.sql"),
+            include_str!("../../../sql/0007_glossary_writes.sql"),
+            include_str!("../../../sql/0009_glossary_versions.sql"),
+        ],
         clock,
     )
     .expect("set up the host")
@@ -350,4 +354,204 @@ fn a_glossary_holds_at_most_the_maximum_number_of_dictionaries() {
     ));
     store::replace_dictionary(&services, "s", &id(&glossary), &dictionary("en", "de", &[("c", "d")])).unwrap();
     assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+}
+
+/// The store's connection, with another request's change slipped in between two of the store's
+/// transactions: once a statement containing `after` has run, `meanwhile` runs (on the same
+/// database, no transaction open) before the next transaction begins, up to `times` times (once
+/// for each such statement).
+/// Merged entries are written by a statement with `ON CONFLICT` ([`MERGED_ENTRIES`]), so a merge
+/// written beside its dictionary meets the change after it read and copied the dictionary, and
+/// before its swap.
+struct Interleaved<'a> {
+    db: &'a dyn Database,
+    after: &'static str,
+    meanwhile: std::cell::RefCell<Box<dyn FnMut() + 'a>>,
+    times: std::cell::Cell<usize>,
+    armed: std::cell::Cell<bool>,
+}
+
+/// What only the statement writing merged entries contains.
+const MERGED_ENTRIES: &str = "ON CONFLICT (dictionary_id, source)";
+
+impl<'a> Interleaved<'a> {
+    fn new(db: &'a dyn Database, times: usize, meanwhile: impl FnMut() + 'a) -> Interleaved<'a> {
+        Interleaved {
+            db,
+            after: MERGED_ENTRIES,
+            meanwhile: std::cell::RefCell::new(Box::new(meanwhile)),
+            times: std::cell::Cell::new(times),
+            armed: std::cell::Cell::new(false),
+        }
+    }
+
+    /// How often `meanwhile` ran.
+    fn ran(&self, times: usize) -> usize {
+        times - self.times.get()
+    }
+}
+
+impl Database for Interleaved<'_> {
+    fn execute(&self, sql: &str, params: &[platform::Value]) -> Result<platform::QueryResult, platform::DbError> {
+        if sql == "BEGIN IMMEDIATE" && self.times.get() > 0 && self.armed.replace(false) {
+            self.times.set(self.times.get() - 1);
+            (self.meanwhile.borrow_mut())();
+        }
+        let result = self.db.execute(sql, params);
+        if sql.contains(self.after) {
+            self.armed.set(true);
+        }
+        result
+    }
+}
+
+/// A glossary `G` of subscription `s` with an EN → DE dictionary of `house → Haus`, `car → Auto`
+/// and `t0 → a0` … (`size` entries in all).
+fn glossary_of(fixture: &Fixture, size: usize) -> Id {
+    let mut entries = vec![("house".to_owned(), "Haus".to_owned()), ("car".to_owned(), "Auto".to_owned())];
+    entries.extend(numbered(size - 2, "a"));
+    let dictionary = NewDictionary { pair: LanguagePair::new("en", "de"), entries };
+    id(&store::create(&fixture.services(), "s", "G", &[dictionary]).unwrap())
+}
+
+/// The EN → DE entries of the glossary, as a map.
+fn en_de(fixture: &Fixture, glossary: &Id) -> std::collections::BTreeMap<String, String> {
+    store::entries(&fixture.db, "s", glossary, &LanguagePair::new("en", "de")).unwrap().into_iter().collect()
+}
+
+/// A merge too large for one transaction: `t0 → b0` … (two chunks and a bit), and `big → groß`.
+fn large_merge() -> NewDictionary {
+    let mut entries = numbered(limits::WRITE_CHUNK_ROWS * 2 + 3, "b");
+    entries.push(("big".to_owned(), "groß".to_owned()));
+    NewDictionary { pair: LanguagePair::new("en", "de"), entries }
+}
+
+/// Checks that `entries` hold every entry of the large merge.
+fn assert_holds_large_merge(entries: &std::collections::BTreeMap<String, String>) {
+    for (source, target) in large_merge().entries {
+        assert_eq!(entries.get(&source), Some(&target), "the large merge's {source}");
+    }
+}
+
+#[test]
+fn a_merge_in_place_during_a_large_merge_is_kept() {
+    let fixture = fixture();
+    let glossary = glossary_of(&fixture, 10);
+    let small = dictionary("en", "de", &[("house", "Maus"), ("late", "spät")]);
+    let db = Interleaved::new(&fixture.db, 1, || {
+        // Another PATCH, small enough to be merged in place, acknowledged in the middle.
+        store::update(&fixture.services(), "s", &glossary, None, Some(&small)).unwrap();
+    });
+    let services = fixture.services().with_db(&db);
+    let merged = store::update(&services, "s", &glossary, Some("Renamed"), Some(&large_merge())).unwrap();
+    assert_eq!(db.ran(1), 1, "the other merge ran during this one");
+
+    let entries = en_de(&fixture, &glossary);
+    assert_holds_large_merge(&entries);
+    assert_eq!(entries.get("late").map(String::as_str), Some("spät"), "the other merge's new entry");
+    assert_eq!(entries.get("house").map(String::as_str), Some("Maus"), "the other merge's change");
+    assert_eq!(entries.get("car").map(String::as_str), Some("Auto"));
+    assert_eq!(merged.name, "Renamed");
+    assert_eq!(merged.dictionaries[0].entry_count, entries.len() as i64);
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0, "the discarded attempt left nothing");
+    assert_eq!(rows(&fixture, "glossary_dictionaries"), 1);
+    assert_eq!(rows(&fixture, "glossary_entries"), entries.len() as i64);
+    assert_eq!(rows(&fixture, "glossary_dictionary_versions"), 0, "the replaced dictionary's version went with it");
+}
+
+#[test]
+fn two_large_merges_at_once_both_take_effect() {
+    let fixture = fixture();
+    let glossary = glossary_of(&fixture, limits::WRITE_CHUNK_ROWS + 10);
+    let mut other: Vec<Entry> =
+        (0..limits::WRITE_CHUNK_ROWS + 1).map(|index| (format!("o{index}"), format!("c{index}"))).collect();
+    other.push(("car".to_owned(), "Wagen".to_owned()));
+    let other = NewDictionary { pair: LanguagePair::new("en", "de"), entries: other };
+    let db = Interleaved::new(&fixture.db, 1, || {
+        store::update(&fixture.services(), "s", &glossary, None, Some(&other)).unwrap();
+    });
+    store::update(&fixture.services().with_db(&db), "s", &glossary, None, Some(&large_merge())).unwrap();
+    assert_eq!(db.ran(1), 1);
+
+    let entries = en_de(&fixture, &glossary);
+    assert_holds_large_merge(&entries);
+    for (source, target) in &other.entries {
+        assert_eq!(entries.get(source), Some(target), "the other merge's {source}");
+    }
+    assert_eq!(entries.get("house").map(String::as_str), Some("Haus"), "the first entries stay");
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+    assert_eq!(rows(&fixture, "glossary_entries"), entries.len() as i64, "the replaced entries are gone");
+    assert_eq!(rows(&fixture, "glossary_dictionary_versions"), 0, "versions go with their dictionaries");
+}
+
+#[test]
+fn a_large_merge_after_a_concurrent_replacement_or_deletion_applies_to_what_is_there_then() {
+    let fixture = fixture();
+    let pair = LanguagePair::new("en", "de");
+
+    // PUT during the merge: the merge applies to the new dictionary, as if it came second.
+    let glossary = glossary_of(&fixture, 10);
+    let replacement = dictionary("en", "de", &[("sun", "Sonne"), ("big", "gross")]);
+    let db = Interleaved::new(&fixture.db, 1, || {
+        store::replace_dictionary(&fixture.services(), "s", &glossary, &replacement).unwrap();
+    });
+    store::update(&fixture.services().with_db(&db), "s", &glossary, None, Some(&large_merge())).unwrap();
+    let entries = en_de(&fixture, &glossary);
+    assert_holds_large_merge(&entries);
+    assert_eq!(entries.get("sun").map(String::as_str), Some("Sonne"), "the replacement's entry");
+    assert!(!entries.contains_key("house"), "replaced before the merge took effect");
+    assert_eq!(entries.len(), large_merge().entries.len() + 1);
+
+    // DELETE of the dictionary during the merge: the merge creates it again, with its entries.
+    let glossary = glossary_of(&fixture, 10);
+    let db = Interleaved::new(&fixture.db, 1, || {
+        store::delete_dictionary(&fixture.db, "s", &glossary, &pair).unwrap();
+    });
+    store::update(&fixture.services().with_db(&db), "s", &glossary, None, Some(&large_merge())).unwrap();
+    let entries = en_de(&fixture, &glossary);
+    assert_eq!(entries.len(), large_merge().entries.len(), "only the merge's entries");
+    assert_holds_large_merge(&entries);
+
+    // A dictionary created by another request while a merge was creating it: both merged.
+    let glossary = id(&store::create(&fixture.services(), "s", "F", &[dictionary("de", "en", &[("a", "b")])]).unwrap());
+    let first = dictionary("en", "de", &[("first", "erste")]);
+    let db = Interleaved::new(&fixture.db, 1, || {
+        store::update(&fixture.services(), "s", &glossary, None, Some(&first)).unwrap();
+    });
+    let merged = store::update(&fixture.services().with_db(&db), "s", &glossary, None, Some(&large_merge())).unwrap();
+    let entries = en_de(&fixture, &glossary);
+    assert_holds_large_merge(&entries);
+    assert_eq!(entries.get("first").map(String::as_str), Some("erste"));
+    let pairs: Vec<String> = merged.dictionaries.iter().map(|d| d.pair.to_string()).collect();
+    assert_eq!(pairs, ["DE → EN", "EN → DE"]);
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+}
+
+#[test]
+fn a_merge_that_meets_a_change_at_every_attempt_is_refused_having_changed_nothing() {
+    let fixture = fixture();
+    let glossary = glossary_of(&fixture, 10);
+    let mut round = 0;
+    let db = Interleaved::new(&fixture.db, usize::MAX, || {
+        round += 1;
+        let change =
+            NewDictionary { pair: LanguagePair::new("en", "de"), entries: vec![(format!("r{round}"), "x".into())] };
+        store::update(&fixture.services(), "s", &glossary, None, Some(&change)).unwrap();
+    });
+    let refused =
+        store::update(&fixture.services().with_db(&db), "s", &glossary, Some("Renamed"), Some(&large_merge()));
+    assert!(matches!(&refused, Err(GlossaryError::Contended(pair)) if *pair == LanguagePair::new("en", "de")));
+    let changes = db.ran(usize::MAX);
+    assert!(changes >= store::MERGE_ATTEMPTS, "another change during every attempt: {changes}");
+    let error = api::ApiError::from(refused.unwrap_err());
+    assert_eq!(error.status, 503);
+    assert!(error.message.contains("EN → DE") && error.message.contains("Nothing was changed"), "{}", error.message);
+
+    let entries = en_de(&fixture, &glossary);
+    assert_eq!(entries.len(), 10 + changes, "the other merges, and nothing of this one");
+    assert!(!entries.contains_key("big"));
+    assert_eq!(store::get(&fixture.db, "s", &glossary).unwrap().name, "G");
+    assert_eq!(rows(&fixture, "glossary_drafts"), 0);
+    assert_eq!(rows(&fixture, "glossary_dictionaries"), 1);
+    assert_eq!(rows(&fixture, "glossary_entries"), entries.len() as i64);
 }

@@ -71,25 +71,31 @@ pub fn serve(
     out: spin_sdk::http::ResponseOutparam,
     route: impl FnOnce(&api::Request) -> Result<api::ApiResponse, api::ApiError>,
 ) {
-    serve_admitted(request, out, |_| Ok(()), route);
+    serve_admitted(request, out, |_| Ok(()), |request, _: Option<()>| route(request));
 }
 
 /// [`serve`] for routes whose bodies may be larger than
 /// [`api::limits::UNAUTHENTICATED_BODY_BYTES`]: before the body is read past that size, `admit`
 /// sees the request's head (method, path, query, headers; an empty body) and may refuse it, so
 /// that a large body is read only for a request whose key has been checked.
-pub fn serve_admitted(
+///
+/// What `admit` answers (the principal it authenticated, say) is handed to `route`: `Some` when
+/// `admit` ran, `None` when the body was small enough to be read without it. `admit` runs at
+/// most once, so a route that uses its answer instead of authenticating again counts a request
+/// once against its key's rate, however large its body.
+pub fn serve_admitted<A>(
     request: spin_sdk::http::IncomingRequest,
     out: spin_sdk::http::ResponseOutparam,
-    admit: impl FnOnce(&api::Request) -> Result<(), api::ApiError>,
-    route: impl FnOnce(&api::Request) -> Result<api::ApiResponse, api::ApiError>,
+    admit: impl FnOnce(&api::Request) -> Result<A, api::ApiError>,
+    route: impl FnOnce(&api::Request, Option<A>) -> Result<api::ApiResponse, api::ApiError>,
 ) {
-    send(out, read(request, admit).and_then(|request| route(&request)));
+    send(out, read(request, admit).and_then(|(request, admitted)| route(&request, admitted)));
 }
 
 /// Reads a request taken as the raw `wasi:http` pair into what the handlers see: the method,
 /// the path and query as sent, every header field (a repeated header keeps all its values, in
-/// the order sent), and the body (see [`serve`] for its limits).
+/// the order sent), and the body (see [`serve`] for its limits); with what `admit` answered, if
+/// the body was large enough for it to run.
 ///
 /// The SDK's own [`Request`] keeps one value per header name (the last), so a handler could not
 /// tell a repeated header from a single one; it also takes the URL apart in three host calls
@@ -100,10 +106,10 @@ pub fn serve_admitted(
 /// announced) answers 400.
 ///
 /// [`Request`]: spin_sdk::http::Request
-fn read(
+fn read<A>(
     request: spin_sdk::http::IncomingRequest,
-    admit: impl FnOnce(&api::Request) -> Result<(), api::ApiError>,
-) -> Result<api::Request, api::ApiError> {
+    admit: impl FnOnce(&api::Request) -> Result<A, api::ApiError>,
+) -> Result<(api::Request, Option<A>), api::ApiError> {
     let method = request.method().to_string().to_ascii_uppercase();
     let target = request.path_with_query().unwrap_or_else(|| "/".to_owned());
     let (path, query) = match target.split_once('?') {
@@ -114,8 +120,9 @@ fn read(
         request.headers().entries().into_iter().map(|(name, value)| (name.to_ascii_lowercase(), value)).collect();
     let mut head = api::Request { method, path, query, headers, body: Vec::new() };
     let limits = BodyLimits::of(&head)?;
-    head.body = read_body(&request, &limits, || admit(&head))?;
-    Ok(head)
+    let (body, admitted) = read_body(&request, &limits, || admit(&head))?;
+    head.body = body;
+    Ok((head, admitted))
 }
 
 /// How much of a request's body may be read, and when its head must be admitted first.
@@ -161,38 +168,55 @@ impl BodyLimits {
     }
 }
 
-/// Reads the body within `limits`, calling `admit` before reading past `limits.unadmitted`.
-fn read_body(
+/// Reads the body within `limits`, calling `admit` before reading past `limits.unadmitted`
+/// (see [`read_within`]).
+fn read_body<A>(
     request: &spin_sdk::http::IncomingRequest,
     limits: &BodyLimits,
-    admit: impl FnOnce() -> Result<(), api::ApiError>,
-) -> Result<Vec<u8>, api::ApiError> {
+    admit: impl FnOnce() -> Result<A, api::ApiError>,
+) -> Result<(Vec<u8>, Option<A>), api::ApiError> {
     use spin_sdk::wit::wasi::http0_2_0::types::IncomingBody;
 
     let unreadable = |error: String| api::ApiError::bad_request(format!("The request body could not be read: {error}"));
     let body = request.consume().map_err(|()| unreadable("it was already taken".to_owned()))?;
     let stream = body.stream().map_err(|()| unreadable("its stream was already taken".to_owned()))?;
+    let read =
+        read_within(limits, |bytes, most| crate::streams::read_until(&stream, bytes, most).map_err(unreadable), admit)?;
+    drop(stream);
+    // Trailers are not used; finishing the body tells the host it was read to its end.
+    drop(IncomingBody::finish(body));
+    Ok(read)
+}
+
+/// The body within `limits`, read by `read_until` (which appends to the bytes until the body's
+/// end, `true`, or until they hold more than the size given, `false`), and what `admit`
+/// answered if it ran. `admit` runs at most once: before anything is read when the declared
+/// length is over `limits.unadmitted`, else once the body streams past it; a smaller body is
+/// read without it.
+fn read_within<A>(
+    limits: &BodyLimits,
+    mut read_until: impl FnMut(&mut Vec<u8>, usize) -> Result<bool, api::ApiError>,
+    admit: impl FnOnce() -> Result<A, api::ApiError>,
+) -> Result<(Vec<u8>, Option<A>), api::ApiError> {
     let mut admit = Some(admit);
+    let mut admitted = None;
     if limits.declared.is_some_and(|length| length > limits.unadmitted) {
-        (admit.take().expect("not yet admitted"))()?;
+        admitted = Some((admit.take().expect("not yet admitted"))()?);
     }
     let mut bytes = Vec::with_capacity(limits.declared.unwrap_or(0).min(limits.unadmitted));
-    let mut ended = crate::streams::read_until(&stream, &mut bytes, limits.unadmitted).map_err(unreadable)?;
+    let mut ended = read_until(&mut bytes, limits.unadmitted)?;
     if !ended {
         limits.check(bytes.len())?;
         if let Some(admit) = admit.take() {
-            admit()?;
+            admitted = Some(admit()?);
         }
-        ended = crate::streams::read_until(&stream, &mut bytes, limits.route).map_err(unreadable)?;
+        ended = read_until(&mut bytes, limits.route)?;
     }
     if !ended {
         return Err(api::limits::too_large(limits.route));
     }
     limits.check(bytes.len())?;
-    drop(stream);
-    // Trailers are not used; finishing the body tells the host it was read to its end.
-    drop(IncomingBody::finish(body));
-    Ok(bytes)
+    Ok((bytes, admitted))
 }
 
 #[cfg(test)]
@@ -229,5 +253,81 @@ mod tests {
         let limits = BodyLimits::of(&keyed).unwrap();
         assert_eq!(limits.unadmitted, api::limits::UNAUTHENTICATED_BODY_BYTES);
         assert!(limits.check(api::limits::body_limit("/v3/glossaries") + 1).is_err());
+    }
+
+    /// The body's length and what `admit` answered, or the error's status.
+    type Outcome = Result<(usize, Option<&'static str>), u16>;
+
+    /// What [`read_within`] did with a body of `size` bytes (read from memory 64 KiB at a time,
+    /// as a stream is) under the limits of `head`, `admit` answering `admission`: each step in
+    /// order (`read <bytes so far>`, `admit`), and the outcome.
+    fn read_logged(head: &api::Request, size: usize, admission: Result<&'static str, u16>) -> (Vec<String>, Outcome) {
+        let body = vec![b'x'; size];
+        let steps = std::cell::RefCell::new(Vec::new());
+        let mut offset = 0;
+        let read_until = |bytes: &mut Vec<u8>, most: usize| {
+            while bytes.len() <= most && offset < body.len() {
+                let end = (offset + (64 << 10)).min(body.len());
+                bytes.extend_from_slice(&body[offset..end]);
+                offset = end;
+            }
+            steps.borrow_mut().push(format!("read {}", bytes.len()));
+            Ok(bytes.len() <= most)
+        };
+        let admit = || {
+            steps.borrow_mut().push("admit".to_owned());
+            admission.map_err(|status| api::ApiError::new(status, "refused"))
+        };
+        let outcome = BodyLimits::of(head)
+            .and_then(|limits| read_within(&limits, read_until, admit))
+            .map(|(bytes, admitted)| (bytes.len(), admitted))
+            .map_err(|error| error.status);
+        (steps.into_inner(), outcome)
+    }
+
+    const KEY: (&str, &str) = ("authorization", "Service-Auth-Key k");
+
+    #[test]
+    fn a_body_within_the_unauthenticated_limit_is_read_without_admitting_it() {
+        let (steps, outcome) = read_logged(&head("/v3/glossaries", &[KEY, ("content-length", "1000")]), 1000, Ok("p"));
+        assert_eq!(steps, ["read 1000"]);
+        assert_eq!(outcome, Ok((1000, None)), "the route authenticates it itself");
+        let (steps, outcome) = read_logged(&head("/v3/glossaries", &[]), 1000, Ok("p"));
+        assert_eq!((steps.len(), outcome), (1, Ok((1000, None))));
+    }
+
+    #[test]
+    fn a_declared_large_body_is_admitted_once_before_anything_is_read_and_the_route_gets_the_answer() {
+        let size = 300 << 10;
+        let length = size.to_string();
+        let (steps, outcome) =
+            read_logged(&head("/v3/glossaries", &[KEY, ("content-length", &length)]), size, Ok("principal"));
+        assert_eq!(steps[0], "admit");
+        assert_eq!(steps.iter().filter(|step| *step == "admit").count(), 1, "{steps:?}");
+        assert_eq!(outcome, Ok((size, Some("principal"))));
+    }
+
+    #[test]
+    fn a_streamed_large_body_is_admitted_once_when_it_passes_the_unauthenticated_limit() {
+        let size = 300 << 10;
+        let (steps, outcome) = read_logged(&head("/v3/glossaries", &[KEY]), size, Ok("principal"));
+        let first = api::limits::UNAUTHENTICATED_BODY_BYTES + (64 << 10);
+        assert_eq!(steps, [format!("read {first}"), "admit".to_owned(), format!("read {size}")]);
+        assert_eq!(outcome, Ok((size, Some("principal"))));
+    }
+
+    #[test]
+    fn a_refused_admission_stops_the_reading() {
+        let size = 300 << 10;
+        let length = size.to_string();
+        let (steps, outcome) =
+            read_logged(&head("/v3/glossaries", &[KEY, ("content-length", &length)]), size, Err(403));
+        assert_eq!((steps, outcome), (vec!["admit".to_owned()], Err(403)));
+        let (steps, outcome) = read_logged(&head("/v3/glossaries", &[KEY]), size, Err(429));
+        assert_eq!(steps.last().map(String::as_str), Some("admit"), "nothing read past the small limit");
+        assert_eq!(outcome, Err(429));
+        // Without a key header, a large body is refused before `admit` could run.
+        let (steps, outcome) = read_logged(&head("/v3/glossaries", &[]), size, Ok("p"));
+        assert_eq!((steps.len(), outcome), (1, Err(413)));
     }
 }
