@@ -27,6 +27,6 @@ pub const MAX_DICTIONARY_ENTRIES: usize = 500_000;
 /// what one request holds in memory (about 100 bytes an entry besides the terms).
 pub const MAX_REQUEST_ENTRIES: usize = 1_000_000;
 
-/// How many entries one write transaction inserts, copies or deletes: about 2,000 rows keep a
-/// transaction, and so the wait of every other writer, within a few tens of milliseconds.
-pub const WRITE_CHUNK_ROWS: usize = 2_000;
+/// How many entries one write transaction inserts, copies or deletes: 500 rows keep a
+/// transaction, and so the wait of every other writer, near ten milliseconds.
+pub const WRITE_CHUNK_ROWS: usize = 500;
