@@ -119,8 +119,9 @@ pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeE
         }
     };
     if let Some(row) = result.first() {
-        if charge.units != 0 {
-            journal::after_charge(services.db, row.get(0)?);
+        // Recorded: nothing after this may fail the request, which is billed now.
+        if let (true, Ok(id)) = (charge.units != 0, row.get::<i64>(0)) {
+            journal::after_charge(services.db, id);
         }
         return Ok(());
     }
