@@ -3,6 +3,8 @@
 #   - the wasm32-wasip2 target;
 #   - Apertium APY and the language pairs the `apertium` engine serves (English, Spanish,
 #     Catalan, French, Portuguese, Italian, Galician), and curl (scripts/up.sh waits with it);
+#   - the Hunspell dictionaries the language-tools service corrects with (crates/language-tools;
+#     its tests need every one of them);
 #   - with `--tests`, a Python environment in target/venv with the official Python client
 #     library, which the end-to-end tests drive.
 set -euo pipefail
@@ -13,6 +15,9 @@ PACKAGES=(
     apertium-apy
     apertium-eng-spa apertium-eng-cat apertium-spa-cat apertium-en-gl apertium-es-gl
     apertium-fr-es apertium-fra-cat apertium-es-pt apertium-por-cat apertium-spa-ita
+    # Hunspell dictionaries for language-tools' correction (English is Harper's, built in).
+    hunspell-de-de hunspell-fr hunspell-es hunspell-it hunspell-pt-pt hunspell-nl hunspell-pl
+    hunspell-sv hunspell-da hunspell-cs hunspell-ro hunspell-ru
 )
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
