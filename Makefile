@@ -20,7 +20,7 @@ up: setup build-release
 ## test: the lints (`check`), unit tests and end-to-end tests (which start the application for real).
 test: setup check
 	scripts/setup.sh --tests
-	$(CARGO) build --locked -p runner
+	$(CARGO) build --locked -p runner -p language-tools
 	$(CARGO) test --locked --workspace $(COMPONENTS:%=--exclude %)
 	# Text translation and glossaries once more with the databases opened as Spin opens them.
 	GLOSSA_STORAGE=spin $(CARGO) test --locked -p e2e --test translate --test glossaries
@@ -44,6 +44,7 @@ build:
 
 build-release:
 	$(CARGO) build --locked --profile dist -p runner
+	$(CARGO) build --locked --release -p language-tools
 	$(RUNNER) build
 
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text

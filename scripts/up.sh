@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Serves Glossa in the foreground: Apertium APY (bound to 127.0.0.1) when the `apertium` engine
-# is configured and its URL is local, and the local runner. Ctrl-C (or SIGTERM) stops both.
-#   LISTEN     the runner's address (default 127.0.0.1:3000)
-#   STATE_DIR  where the SQLite files live (default .spin)
-#   RUNNER     the runner's binary (default ./target/dist/glossa, what `make up` builds)
+# is configured and its URL is local, the language-tools service when its URL is local, and the
+# local runner. Ctrl-C (or SIGTERM) stops them all.
+#   LISTEN          the runner's address (default 127.0.0.1:3000)
+#   STATE_DIR       where the SQLite files live (default .spin)
+#   RUNNER          the runner's binary (default ./target/dist/glossa, what `make up` builds)
+#   LANGUAGE_TOOLS  the language-tools service's binary (default
+#                   ./target/release/glossa-language-tools, what `make up` builds)
 # SPIN_VARIABLE_* in the environment configure the application (see spin.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +16,8 @@ STATE_DIR=${STATE_DIR:-.spin}
 RUNNER=${RUNNER:-./target/dist/glossa}
 ENGINE=${SPIN_VARIABLE_ENGINE:-apertium}
 APERTIUM_URL=${SPIN_VARIABLE_APERTIUM_URL:-http://127.0.0.1:2737}
+LANGUAGE_TOOLS=${LANGUAGE_TOOLS:-./target/release/glossa-language-tools}
+LANGUAGE_TOOLS_URL=${SPIN_VARIABLE_LANGUAGE_TOOLS_URL:-http://127.0.0.1:2740}
 
 mkdir -p "$STATE_DIR"
 pids=()
@@ -36,6 +41,27 @@ if [ "$ENGINE" = apertium ]; then
             sleep 0.2
         done
     fi
+fi
+
+# The language-tools service (detection and correction models), on loopback with a secret made
+# for this run unless one is given; the application gets both through its variables.
+if [[ $LANGUAGE_TOOLS_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
+    port=${BASH_REMATCH[2]}
+    if [ -z "${SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET:-}" ]; then
+        SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+        export SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET
+    fi
+    export SPIN_VARIABLE_LANGUAGE_TOOLS_URL=$LANGUAGE_TOOLS_URL
+    [ -x "$LANGUAGE_TOOLS" ] || { echo "$LANGUAGE_TOOLS is not built: run \`make up\` (or set LANGUAGE_TOOLS)" >&2; exit 1; }
+    echo "Starting the language-tools service on 127.0.0.1:$port (it loads its models first)"
+    LANGUAGE_TOOLS_SECRET=$SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET \
+        "$LANGUAGE_TOOLS" --listen "127.0.0.1:$port" >"$STATE_DIR/language-tools.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 600); do
+        curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$STATE_DIR/language-tools.log" >&2; exit 1; }
+        sleep 0.2
+    done
 fi
 
 sqlite=()

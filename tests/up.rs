@@ -1,12 +1,12 @@
-//! `scripts/up.sh`, what `make up` runs: it starts Apertium APY on loopback beside the runner,
-//! serves real translations, says once at start whether the settings can work, and stops both
-//! when it is told to stop.
+//! `scripts/up.sh`, what `make up` runs: it starts Apertium APY and the language-tools service on
+//! loopback beside the runner, serves real translations, says once at start whether the settings
+//! can work, and stops them all when it is told to stop.
 
 use std::net::{IpAddr, TcpStream, UdpSocket};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use e2e::{BOOTSTRAP_ADMIN_KEY, built_runner, free_port, json, request, workspace};
+use e2e::{BOOTSTRAP_ADMIN_KEY, built_language_tools, built_runner, free_port, json, request, workspace};
 
 /// Polls `url` + `path` until it answers 200 (true) or `timeout` passes (false).
 fn answers(url: &str, path: &str, timeout: Duration) -> bool {
@@ -34,9 +34,10 @@ fn outward_address() -> Option<IpAddr> {
 fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
     let runner = built_runner();
     let state = tempfile::tempdir().unwrap();
-    let (port, apy_port) = (free_port(), free_port());
+    let (port, apy_port, tools_port) = (free_port(), free_port(), free_port());
     let base = format!("http://127.0.0.1:{port}");
     let apy = format!("http://127.0.0.1:{apy_port}");
+    let tools = format!("http://127.0.0.1:{tools_port}");
     let mut up = Command::new("bash")
         .arg(workspace().join("scripts/up.sh"))
         .env("RUNNER", &runner)
@@ -45,14 +46,19 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
         .env("SPIN_VARIABLE_ENGINE", "apertium")
         .env("SPIN_VARIABLE_APERTIUM_URL", &apy)
         .env("SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY", BOOTSTRAP_ADMIN_KEY)
+        .env("LANGUAGE_TOOLS", built_language_tools())
+        .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", &tools)
+        .env_remove("SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("run scripts/up.sh");
 
-    let started = answers(&base, "/health", Duration::from_secs(120));
+    let started = answers(&base, "/health", Duration::from_secs(180));
     let apy_started = answers(&apy, "/listPairs", Duration::from_secs(1));
+    // up.sh made a secret for this run and gave it to both: the application uses the service.
+    let health = started.then(|| request(&base, "GET", "/health", &[], None).unwrap().json());
     let translation = started.then(|| {
         let auth = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
         let created = request(&base, "POST", "/v2/admin/developer-keys", &[("Authorization", &auth)], None).unwrap();
@@ -90,6 +96,12 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
     assert!(status.is_some(), "scripts/up.sh did not stop within 30 s of SIGTERM");
     assert!(!answers(&base, "/health", Duration::ZERO), "the runner still answers after up.sh stopped");
     assert!(!answers(&apy, "/listPairs", Duration::ZERO), "APY still answers after up.sh stopped");
+    let health = health.unwrap();
+    assert_eq!(health["checks"]["language_tools"]["detection"], "language-tools", "{health}");
+    assert!(
+        !answers(&tools, "/health", Duration::ZERO),
+        "the language-tools service still answers after up.sh stopped"
+    );
 }
 
 #[test]
@@ -106,6 +118,8 @@ fn up_reports_a_setting_that_cannot_work_once_at_start() {
         .env("LISTEN", format!("127.0.0.1:{port}"))
         .env("STATE_DIR", state.path())
         .env("SPIN_VARIABLE_ENGINE", "nonsense")
+        // Not on this machine: up.sh starts no language-tools service.
+        .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", "http://language-tools.invalid:2740")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -125,6 +125,13 @@ impl Options {
             .env("SPIN_VARIABLE_TEST_CLOCK", "on")
     }
 
+    /// These options, with the application using the tests' language-tools service
+    /// ([`language_tools`]).
+    pub fn with_language_tools(self) -> Options {
+        self.env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", language_tools())
+            .env("SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET)
+    }
+
     /// The runner's probe application.
     pub fn probe() -> Options {
         Options {
@@ -475,6 +482,57 @@ pub fn apertium() -> &'static str {
         let deadline = Instant::now() + Duration::from_secs(60);
         while request(&url, "GET", "/listPairs", &[], None).map(|reply| reply.status) != Ok(200) {
             assert!(Instant::now() < deadline, "Apertium APY did not start on port {port}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        url
+    })
+}
+
+/// The secret the tests' language-tools service is started with.
+pub const LANGUAGE_TOOLS_SECRET: &str = "e2e-language-tools-secret";
+
+/// The language-tools service's binary (debug), built once per process.
+pub fn built_language_tools() -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        run(Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "language-tools", "--bin", "glossa-language-tools"])
+            .current_dir(workspace()));
+    });
+    workspace().join("target/debug/glossa-language-tools")
+}
+
+/// The URL of a language-tools service for the tests (`crates/language-tools`, with its models
+/// and Debian's Hunspell dictionaries): built and started once per test process, and stopped
+/// when the process ends (a watching shell kills it).
+pub fn language_tools() -> &'static str {
+    static TOOLS: OnceLock<String> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let binary = built_language_tools();
+        let port = free_port();
+        let script = format!(
+            "{} --listen 127.0.0.1:{port} & tools=$!; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $tools 2>/dev/null; do sleep 1; done; kill $tools 2>/dev/null",
+            binary.display(),
+            parent = std::process::id()
+        );
+        let watcher = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .env("LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET)
+            .env("GLOSSA_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the language-tools service");
+        // The watching shell ends on its own with this process; nobody waits for it.
+        std::mem::forget(watcher);
+        let url = format!("http://127.0.0.1:{port}");
+        // It answers once every model is loaded.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while request(&url, "GET", "/health", &[], None).map(|reply| reply.status) != Ok(200) {
+            assert!(Instant::now() < deadline, "the language-tools service did not start on port {port}");
             std::thread::sleep(Duration::from_millis(200));
         }
         url

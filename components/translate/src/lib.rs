@@ -1,6 +1,8 @@
 //! Component `translate`: `POST /v2/translate` and `POST /v1/translate` (the CAT-tool path,
-//! same behaviour and billing). `GET` with query parameters still works for old clients but is
-//! deprecated: such answers carry a `Deprecation` header and the request is logged.
+//! same behaviour and billing), and `POST /v3/detect/language`, which answers the language of
+//! each text with the detector translation uses (not billed). `GET` with query parameters still
+//! works for old clients of translate but is deprecated: such answers carry a `Deprecation`
+//! header and the request is logged.
 //!
 //! Order of checks: method, key (403), reporting tag and parameters (400), glossaries named by
 //! id (404 unknown, 400 without a dictionary for the pair), the style rule list and translation
@@ -14,7 +16,10 @@ use platform_spin::{Host, serve};
 use serde::Serialize;
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
-use translation::{Sources, TranslateRequest};
+use translation::{DetectRequest, Sources, TranslateRequest};
+
+/// The detection endpoint; every other path routed here is a translate path.
+const DETECT_PATH: &str = "/v3/detect/language";
 
 /// When `GET /v2/translate` was deprecated (2025-03-01), as RFC 9745 writes dates.
 const GET_DEPRECATED_SINCE: &str = "@1740787200";
@@ -25,6 +30,12 @@ fn handle(request: IncomingRequest, out: ResponseOutparam) {
 }
 
 fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    if request.path == DETECT_PATH {
+        return match request.method.as_str() {
+            "POST" => detect(request),
+            _ => Err(ApiError::method_not_allowed(&["POST"])),
+        };
+    }
     let deprecated_get = match request.method.as_str() {
         "POST" => false,
         "GET" => true,
@@ -69,7 +80,8 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
         parsed.target,
     )?;
     let engine = engines::configured(&services)?;
-    let translations = translation::translate(&parsed, engine.as_ref(), &Sources::with_terms(&terms))?;
+    let detector = engines::Detector::configured(&services)?;
+    let translations = translation::translate(&parsed, engine.as_ref(), &Sources::with_terms(&terms), &detector)?;
     metering::charge(
         &services,
         Charge {
@@ -94,4 +106,14 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
             .collect(),
     };
     Ok(ApiResponse::json(200, &answer))
+}
+
+/// `POST /v3/detect/language`: authenticated and rate-limited like every request, billed nothing.
+fn detect(request: &Request) -> Result<ApiResponse, ApiError> {
+    let host = Host::for_request(request)?;
+    let services = host.services_with_outbound();
+    let (_, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
+    let parsed = DetectRequest::from_params(&params)?;
+    let detector = engines::Detector::configured(&services)?;
+    Ok(ApiResponse::json(200, &translation::detect_languages(&parsed, &detector)))
 }

@@ -22,6 +22,10 @@ pub const BODY_LIMITS: &[(&str, usize)] = &[
     // The reference's request size for text translation.
     ("/v2/translate", 128 * 1024),
     ("/v1/translate", 128 * 1024),
+    // The reference's request size for text improvement.
+    ("/v2/write", 10 * 1024),
+    // Detection takes up to 50 texts, as translation does: the same room.
+    ("/v3/detect/language", 128 * 1024),
     // A glossary's entries may be up to 10 MB of TSV; JSON escaping and several dictionaries in one
     // v3 request need room beyond that.
     ("/v2/glossaries", 64 * 1024 * 1024),

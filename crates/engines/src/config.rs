@@ -123,14 +123,14 @@ pub fn configured<'a>(services: &Services<'a>) -> Result<Box<dyn Engine + 'a>, C
 }
 
 /// The variable's trimmed value; `None` when unset or empty.
-fn read(vars: &dyn Variables, variable: &'static str) -> Result<Option<String>, ConfigError> {
+pub(crate) fn read(vars: &dyn Variables, variable: &'static str) -> Result<Option<String>, ConfigError> {
     let value = vars.get(variable).map_err(|source| ConfigError::Unreadable { variable, source })?;
     Ok(value.map(|value| value.trim().to_owned()).filter(|value| !value.is_empty()))
 }
 
 /// An absolute http(s) URL without a trailing slash. The value is not quoted in the error: a
 /// URL may carry credentials.
-fn parse_url(variable: &'static str, url: &str) -> Result<String, ConfigError> {
+pub(crate) fn parse_url(variable: &'static str, url: &str) -> Result<String, ConfigError> {
     let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
     match rest {
         Some(host) if !host.is_empty() && !host.starts_with('/') => Ok(url.trim_end_matches('/').to_owned()),

@@ -11,8 +11,10 @@
 //!
 //! [`configured`] picks and configures one from Spin variables (see [`config`]), and an engine's
 //! [`Engine::coverage`] says, in the catalogue's terms, which pairs it translates: the language
-//! listings and the glossary checks ask it, not the catalogue alone. [`detect()`] guesses the
-//! source language when the client sent none. Requests carry the catalogue's languages, parsed
+//! listings and the glossary checks ask it, not the catalogue alone. [`Detector`] guesses the
+//! source language when the client sent none: through the language-tools service
+//! ([`language_tools`], which also corrects texts) when one is configured, else, and whenever
+//! it fails, with the built-in [`detect()`]. Requests carry the catalogue's languages, parsed
 //! once; each engine maps them to its back end's codes.
 //!
 //! The crate is platform-free: it reaches the network only through [`platform::OutboundHttp`],
@@ -26,6 +28,7 @@ pub mod detect;
 pub mod deterministic;
 mod edge;
 mod error;
+pub mod language_tools;
 pub mod openai;
 mod text;
 
@@ -36,9 +39,10 @@ pub use apertium::ApertiumEngine;
 pub use catalogue::Coverage;
 use catalogue::Language;
 pub use config::{EngineSettings, configured};
-pub use detect::detect;
+pub use detect::{Builtin, DetectLanguage, Detector, detect};
 pub use deterministic::DeterministicEngine;
 pub use error::{ConfigError, EngineError};
+pub use language_tools::{Detection, LanguageTools, ToolsError, ToolsSettings};
 pub use openai::OpenAiEngine;
 
 /// A machine-translation engine.

@@ -10,11 +10,19 @@
 //!
 //! A setting that cannot work fails the `engine` check, which names the variable and the problem
 //! (never a secret or a URL): every request that needs the engine answers 503 until it is fixed.
+//!
+//! The `language_tools` check says which detector serves and whether correction (write) works:
+//! with the service configured it asks the service's own `/health` (no secret needed) for the
+//! languages it covers. The service is optional: when it is down, detection falls back to the
+//! built-in detector and only text improvement stops, so the report is `degraded`, still a 200,
+//! not `unavailable` (a load balancer must not take translation away for it).
+
+use engines::language_tools::{LanguageTools, ToolsSettings};
 
 use std::time::SystemTime;
 
 use engines::EngineSettings;
-use platform::{Database, KeyValue, Services, Value, Variables};
+use platform::{Database, KeyValue, OutboundHttp, Services, Value, Variables};
 use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -31,7 +39,8 @@ const SQL_RECORD_CHECK: &str = "INSERT INTO health_checks (id, checks, last_chec
 /// What `GET /health` answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// `ok` when every check passed, `unavailable` otherwise.
+    /// `ok` when every check passed, `degraded` when only the language-tools service failed,
+    /// `unavailable` when another check did.
     pub status: &'static str,
     /// The `deployment_name` variable, if set.
     pub deployment: Option<String>,
@@ -45,6 +54,24 @@ pub struct Checks {
     pub engine: EngineCheck,
     pub database: DatabaseCheck,
     pub key_value: KeyValueCheck,
+    pub language_tools: LanguageToolsCheck,
+}
+
+/// Which detector serves, and whether the language-tools service answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LanguageToolsCheck {
+    /// `ok` (configured and answering, or not configured), `error` (configured but failing, or
+    /// its variables cannot work).
+    pub status: &'static str,
+    /// Whether the variables name a service (`language_tools_secret` is set).
+    pub configured: bool,
+    /// Who detects languages right now: `language-tools`, or `built-in` (whatlang).
+    pub detection: &'static str,
+    /// The languages the service corrects; empty when text improvement is unavailable.
+    pub correction: Vec<String>,
+    /// What is wrong, when something is (never a secret or a URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// Whether the engine's settings can work (the engine itself is not called).
@@ -79,9 +106,10 @@ pub struct KeyValueCheck {
 }
 
 impl Report {
-    /// Whether every check passed.
+    /// Whether the application serves: every check passed, or only the optional
+    /// language-tools service failed (`degraded`).
     pub fn is_healthy(&self) -> bool {
-        self.status == "ok"
+        self.status != "unavailable"
     }
 }
 
@@ -108,12 +136,49 @@ pub fn check(services: &Services<'_>) -> Report {
             KeyValueCheck { status: "error", previous_check_at: None }
         }
     };
+    let language_tools = check_language_tools(services.vars, services.http);
     let healthy = engine.status == "ok" && database.status == "ok" && key_value.status == "ok";
-    Report {
-        status: if healthy { "ok" } else { "unavailable" },
-        deployment,
-        checked_at,
-        checks: Checks { engine, database, key_value },
+    let status = match (healthy, language_tools.status) {
+        (false, _) => "unavailable",
+        (true, "ok") => "ok",
+        (true, _) => "degraded",
+    };
+    Report { status, deployment, checked_at, checks: Checks { engine, database, key_value, language_tools } }
+}
+
+fn check_language_tools(vars: &dyn Variables, http: &dyn OutboundHttp) -> LanguageToolsCheck {
+    let failed = |message: String| LanguageToolsCheck {
+        status: "error",
+        configured: true,
+        detection: "built-in",
+        correction: Vec::new(),
+        message: Some(message),
+    };
+    match ToolsSettings::from_variables(vars) {
+        Ok(None) => LanguageToolsCheck {
+            status: "ok",
+            configured: false,
+            detection: "built-in",
+            correction: Vec::new(),
+            message: Some("no language-tools service is configured (language_tools_secret is not set): detection uses the built-in detector and text improvement is unavailable".into()),
+        },
+        Ok(Some(settings)) => match LanguageTools::new(settings, http).languages() {
+            Ok(languages) => LanguageToolsCheck {
+                status: "ok",
+                configured: true,
+                detection: "language-tools",
+                correction: languages.correction,
+                message: None,
+            },
+            Err(error) => {
+                eprintln!("health: language-tools service: {error}");
+                failed("the language-tools service does not answer: detection uses the built-in detector and text improvement is unavailable".into())
+            }
+        },
+        Err(error) => {
+            eprintln!("health: language-tools configuration: {error}");
+            failed(error.problem())
+        }
     }
 }
 
@@ -238,5 +303,69 @@ mod tests {
             let json = serde_json::to_string(&report).unwrap();
             assert!(!json.contains("hunter2") && !json.contains("sk-secret"), "{json}");
         }
+    }
+
+    /// Answers every request with `body` (status 200), or fails as unreachable when `None`.
+    struct FakeTools(Option<&'static str>);
+
+    impl OutboundHttp for FakeTools {
+        fn send(&self, request: platform::HttpRequest) -> Result<platform::HttpResponse, platform::HttpError> {
+            assert_eq!(request.url, "http://127.0.0.1:2740/health");
+            assert!(request.headers.iter().all(|(name, _)| name != "authorization"), "health needs no secret");
+            match self.0 {
+                Some(body) => Ok(platform::HttpResponse { status: 200, headers: Vec::new(), body: body.into() }),
+                None => Err(platform::HttpError::Unreachable { url: request.url, reason: "refused".into() }),
+            }
+        }
+    }
+
+    fn with_tools(host: &mut NativeHost) {
+        host.vars.insert("language_tools_url".to_owned(), "http://127.0.0.1:2740".to_owned());
+        host.vars.insert("language_tools_secret".to_owned(), "tools-secret".to_owned());
+    }
+
+    #[test]
+    fn without_a_language_tools_service_the_built_in_detector_serves() {
+        let host = host(0);
+        let report = check(&host.services());
+        assert_eq!(report.status, "ok");
+        let tools = &report.checks.language_tools;
+        assert_eq!((tools.status, tools.configured, tools.detection), ("ok", false, "built-in"));
+        assert!(tools.message.as_deref().unwrap().contains("text improvement is unavailable"));
+    }
+
+    #[test]
+    fn a_configured_service_reports_its_languages() {
+        let mut host = host(0);
+        with_tools(&mut host);
+        let http = FakeTools(Some(r#"{"status": "ok", "detection": ["de", "en"], "correction": ["de", "en"]}"#));
+        let report = check(&Services { http: &http, ..host.services() });
+        assert_eq!(report.status, "ok");
+        let tools = &report.checks.language_tools;
+        assert_eq!((tools.status, tools.configured, tools.detection), ("ok", true, "language-tools"));
+        assert_eq!(tools.correction, ["de", "en"]);
+    }
+
+    #[test]
+    fn a_service_that_does_not_answer_degrades_the_report_without_failing_it() {
+        let mut host = host(0);
+        with_tools(&mut host);
+        let report = check(&Services { http: &FakeTools(None), ..host.services() });
+        assert_eq!(report.status, "degraded");
+        assert!(report.is_healthy(), "translation still works: a load balancer keeps the instance");
+        let tools = &report.checks.language_tools;
+        assert_eq!((tools.status, tools.detection), ("error", "built-in"));
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(!json.contains("tools-secret") && !json.contains("127.0.0.1"), "{json}");
+    }
+
+    #[test]
+    fn a_secret_without_a_url_names_the_variable() {
+        let mut host = host(0);
+        host.vars.insert("language_tools_secret".to_owned(), "tools-secret".to_owned());
+        let report = check(&host.services());
+        assert_eq!(report.status, "degraded");
+        let message = report.checks.language_tools.message.clone().unwrap();
+        assert!(message.contains("language_tools_url"), "{message}");
     }
 }

@@ -3,6 +3,7 @@
 
 use api::{ApiError, Params};
 
+use crate::detection::DetectRequest;
 use crate::request::{RawTranslateRequest, RequestError, TranslateRequest};
 use crate::work::TranslateError;
 
@@ -36,6 +37,14 @@ impl TranslateRequest {
             translation_memory_threshold: params.integer("translation_memory_threshold")?,
         };
         Ok(TranslateRequest::parse(raw)?)
+    }
+}
+
+impl DetectRequest {
+    /// Reads and checks a detection request's `text` (a JSON array or string, or repeated form
+    /// keys): a text that is not a string is a 400 naming the parameter.
+    pub fn from_params(params: &Params) -> Result<DetectRequest, ApiError> {
+        Ok(DetectRequest::parse(params.strings("text")?)?)
     }
 }
 

@@ -8,12 +8,15 @@
 //! * `work.rs`: [`translate`] checks what the request names, detects missing source languages,
 //!   cuts each text into units (sentences, or the text runs of XML/HTML), has the engine
 //!   translate them, keeps every glossary term as defined, and puts the texts back together.
+//! * `detection.rs`: `POST /v3/detect/language`: [`detect_languages`] answers the language of
+//!   each text, with the detector translation uses, and a status saying how sure it is.
 //! * `edge.rs`: the only file that knows HTTP: the request from its parameters, and the answer
 //!   for each failure.
 //!
 //! Authentication, quotas and billing are not here: the component charges
 //! [`Translations::billed_characters`] through `metering` once the work succeeded.
 
+mod detection;
 mod edge;
 mod request;
 mod sources;
@@ -22,6 +25,10 @@ mod work;
 #[cfg(test)]
 mod test_support;
 
+pub use detection::{
+    CONFIDENT, DetectRequest, DetectionResult, DetectionStatus, Detections, MAX_TEXTS, OUTSIDE_CONFIDENT,
+    detect_languages,
+};
 pub use request::{Formality, ModelType, RawTranslateRequest, RequestError, TranslateRequest};
 pub use sources::{
     Memory, MemorySource, NoGlossary, NoMemories, NoStyleRules, SourceError, Sources, StyleRules, StyleSource, Term,

@@ -108,6 +108,8 @@ pub enum RequestError {
     Missing(&'static str),
     #[error("Value for '{0}' not supported.")]
     Invalid(&'static str),
+    #[error("Value for 'text' not supported: at most {max} texts per request, got {count}.")]
+    TooManyTexts { max: usize, count: usize },
     #[error(transparent)]
     Language(#[from] LanguageError),
     #[error(transparent)]

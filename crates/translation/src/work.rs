@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use catalogue::Language;
-use engines::{Engine, EngineError, EngineRequest};
+use engines::{DetectLanguage, Engine, EngineError, EngineRequest};
 use markup::{Markup, MarkupError, RenderError, TextPiece, UnitResult};
 use terms::{GlossaryMatcher, Segment};
 
@@ -75,17 +75,14 @@ pub fn translate(
     request: &TranslateRequest,
     engine: &dyn Engine,
     sources: &Sources<'_>,
+    detector: &dyn DetectLanguage,
 ) -> Result<Translations, TranslateError> {
     check_named(request, sources)?;
     let target = request.target;
-    let languages: Vec<&'static Language> = request
-        .texts
-        .iter()
-        .map(|text| match request.source {
-            Some(source) => Ok(source),
-            None => detect(request, text),
-        })
-        .collect::<Result<_, TranslateError>>()?;
+    let languages: Vec<&'static Language> = match request.source {
+        Some(source) => vec![source; request.texts.len()],
+        None => detect(request, detector)?,
+    };
 
     let coverage = if languages.iter().any(|source| source.base_code() != target.base_code()) {
         Some(engine.coverage()?)
@@ -131,19 +128,29 @@ pub fn translate(
     Ok(Translations { items })
 }
 
-/// The language of one text, detected from its text content only: with tag handling, from the
+/// The language of each text, detected from its text content only: with tag handling, from the
 /// units `markup` cuts it into, so that tags, attributes, and what is never translated (HTML
-/// `script` and `style`, `ignore_tags`) say nothing of its language.
-fn detect(request: &TranslateRequest, text: &str) -> Result<&'static Language, TranslateError> {
-    let content = match &request.tags {
-        Some(options) => Markup::parse(text, options, request.split_sentences)?
-            .units()
-            .iter()
-            .map(|unit| unit.text().to_owned())
-            .collect(),
-        None => vec![text.to_owned()],
-    };
-    Ok(engines::detect(&content).unwrap_or_else(fallback_source))
+/// `script` and `style`, `ignore_tags`) say nothing of its language. One call of the detector
+/// for all of them.
+fn detect(request: &TranslateRequest, detector: &dyn DetectLanguage) -> Result<Vec<&'static Language>, TranslateError> {
+    let contents = request
+        .texts
+        .iter()
+        .map(|text| match &request.tags {
+            Some(options) => Ok(Markup::parse(text, options, request.split_sentences)?
+                .units()
+                .iter()
+                .map(|unit| unit.text())
+                .collect::<Vec<_>>()
+                .join("\n")),
+            None => Ok(text.clone()),
+        })
+        .collect::<Result<Vec<String>, TranslateError>>()?;
+    Ok(detector
+        .detect_each(&contents)
+        .into_iter()
+        .map(|detection| detection.language.map(Language::base).unwrap_or_else(fallback_source))
+        .collect())
 }
 
 /// How the texts of one source language are cut, for putting them back together.
@@ -384,7 +391,7 @@ mod tests {
     use crate::test_support::request;
 
     fn translate(request: &TranslateRequest, engine: &dyn Engine) -> Result<Translations, TranslateError> {
-        super::translate(request, engine, &Sources::with_terms(&NoGlossary))
+        super::translate(request, engine, &Sources::with_terms(&NoGlossary), &engines::Builtin)
     }
 
     /// A glossary in memory that answers, like the store, only the entries whose first key was
@@ -420,7 +427,8 @@ mod tests {
         glossary: &Glossary,
     ) -> Vec<String> {
         let json = format!(r#"{{"text": {json_texts}, "target_lang": "{target}", {WITH_GLOSSARY}{extra}}}"#);
-        let result = super::translate(&request(&json), engine, &Sources::with_terms(glossary)).unwrap();
+        let result =
+            super::translate(&request(&json), engine, &Sources::with_terms(glossary), &engines::Builtin).unwrap();
         result.items.into_iter().map(|item| item.text).collect()
     }
 

@@ -1,0 +1,371 @@
+//! The client of the language-tools service (`crates/language-tools`), the native program that
+//! keeps large language models loaded: language detection (lingua) and correction (harper for
+//! English, Hunspell dictionaries for other languages).
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `language_tools_secret` | the shared secret the service was started with (sent as `Authorization: Bearer`, never logged); unset or empty: no service is used (detection falls back to whatlang, correction is unavailable) |
+//! | `language_tools_url` | the service's base URL, required with a secret (the manifest's default is the loopback address `make up` starts it on) |
+//!
+//! The secret, not the URL, says whether a service is used: a manifest's `allowed_outbound_hosts`
+//! needs the URL to be a URL even where no service runs, and a service never runs without a
+//! secret.
+//!
+//! The protocol, JSON both ways: `POST /detect {"texts": [...]}` answers one
+//! `{"language": <base code> | null, "confidence": 0..1}` per text, `POST /correct {"language",
+//! "texts"}` one corrected text per text, `GET /health` the languages of each. At most
+//! [`BATCH`] texts go in one call; longer lists take several.
+
+use std::time::Duration;
+
+use catalogue::Language;
+use platform::{HttpRequest, OutboundHttp, Variables};
+use serde::{Deserialize, Serialize};
+
+use crate::ConfigError;
+use crate::config::{parse_url, read};
+
+pub const URL_VARIABLE: &str = "language_tools_url";
+pub const SECRET_VARIABLE: &str = "language_tools_secret";
+
+/// The most texts the service takes in one call.
+pub const BATCH: usize = 50;
+
+/// How long a detection may take: the service answers in milliseconds, so more means it is stuck.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a correction may take. Most texts take milliseconds, but Hunspell's suggestions cost
+/// up to about 0.1 s per misspelled word (French), and a 10 KiB body may hold a hundred of them.
+pub const CORRECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the service is and how to prove to it who is calling.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ToolsSettings {
+    /// The base URL, without a trailing slash.
+    pub url: String,
+    secret: String,
+}
+
+impl std::fmt::Debug for ToolsSettings {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("ToolsSettings").field("url", &self.url).finish_non_exhaustive()
+    }
+}
+
+impl ToolsSettings {
+    /// The settings the variables describe: `None` when no secret is set. A secret without a
+    /// URL, or a malformed URL, names the URL's variable.
+    pub fn from_variables(vars: &dyn Variables) -> Result<Option<ToolsSettings>, ConfigError> {
+        let Some(secret) = read(vars, SECRET_VARIABLE)? else { return Ok(None) };
+        let url = read(vars, URL_VARIABLE)?.ok_or(ConfigError::Missing {
+            variable: URL_VARIABLE,
+            expected: "the http:// base URL of the language-tools service",
+        })?;
+        Ok(Some(ToolsSettings { url: parse_url(URL_VARIABLE, &url)?, secret }))
+    }
+}
+
+/// Why the service could not do what was asked. Neither variant carries the secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolsError {
+    /// The service is down, too slow, refused the caller's secret, or answered a server error.
+    #[error("the language-tools service is unavailable: {0}")]
+    Unavailable(String),
+    /// The service answered, but with something this client cannot use.
+    #[error("the language-tools service answered something unusable: {0}")]
+    Invalid(String),
+}
+
+/// The language of one text, as the service (or the built-in detector) sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Detection {
+    /// The most likely language among the ones asked about, a base language of the catalogue;
+    /// `None` only for a text without letters.
+    pub language: Option<&'static Language>,
+    /// How sure the detector is of it, from 0 to 1.
+    pub confidence: f64,
+    /// The most likely language of all, with its confidence, when it is none of the languages
+    /// asked about (a text in Hindi, asked which auto-detectable source it is in).
+    pub outside: Option<(&'static Language, f64)>,
+}
+
+/// What the service covers, from its `/health`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ToolsLanguages {
+    pub detection: Vec<String>,
+    pub correction: Vec<String>,
+}
+
+/// The service, reached through a request's outbound HTTP.
+pub struct LanguageTools<'a> {
+    settings: ToolsSettings,
+    http: &'a dyn OutboundHttp,
+}
+
+#[derive(Serialize)]
+struct DetectBody<'t> {
+    texts: &'t [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    among: Option<&'t [&'static str]>,
+}
+
+#[derive(Deserialize)]
+struct DetectAnswer {
+    results: Vec<DetectResult>,
+}
+
+#[derive(Deserialize)]
+struct DetectResult {
+    language: Option<String>,
+    confidence: f64,
+    outside: Option<OutsideResult>,
+}
+
+#[derive(Deserialize)]
+struct OutsideResult {
+    language: String,
+    confidence: f64,
+}
+
+#[derive(Serialize)]
+struct CorrectBody<'t> {
+    language: &'t str,
+    texts: &'t [String],
+}
+
+#[derive(Deserialize)]
+struct CorrectAnswer {
+    texts: Vec<String>,
+}
+
+impl<'a> LanguageTools<'a> {
+    pub fn new(settings: ToolsSettings, http: &'a dyn OutboundHttp) -> Self {
+        LanguageTools { settings, http }
+    }
+
+    /// The language of each text, in order, among the base languages `among` names (all the
+    /// service knows when `None`).
+    pub fn detect(&self, texts: &[String], among: Option<&[&'static str]>) -> Result<Vec<Detection>, ToolsError> {
+        let mut detections = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH) {
+            let answer: DetectAnswer = self.post("/detect", &DetectBody { texts: batch, among }, TIMEOUT)?;
+            if answer.results.len() != batch.len() {
+                return Err(ToolsError::Invalid(format!("{} results for {} texts", answer.results.len(), batch.len())));
+            }
+            for result in answer.results {
+                let language = result.language.as_deref().map(base_language).transpose()?;
+                let outside = match result.outside {
+                    None => None,
+                    Some(outside) => Some((base_language(&outside.language)?, confidence(outside.confidence)?)),
+                };
+                detections.push(Detection { language, confidence: confidence(result.confidence)?, outside });
+            }
+        }
+        Ok(detections)
+    }
+
+    /// Each text with its spelling and grammar corrected in `language` (its base language).
+    pub fn correct(&self, language: &'static Language, texts: &[String]) -> Result<Vec<String>, ToolsError> {
+        let mut corrected = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH) {
+            let body = CorrectBody { language: language.base_code(), texts: batch };
+            let answer: CorrectAnswer = self.post("/correct", &body, CORRECT_TIMEOUT)?;
+            if answer.texts.len() != batch.len() {
+                return Err(ToolsError::Invalid(format!("{} texts back for {}", answer.texts.len(), batch.len())));
+            }
+            corrected.extend(answer.texts);
+        }
+        Ok(corrected)
+    }
+
+    /// The languages the service detects and corrects (its `/health`, which needs no secret).
+    pub fn languages(&self) -> Result<ToolsLanguages, ToolsError> {
+        let request = HttpRequest::new("GET", format!("{}/health", self.settings.url)).timeout(TIMEOUT);
+        let response = self.http.send(request).map_err(|error| ToolsError::Unavailable(error.to_string()))?;
+        decode(response.status, &response.body)
+    }
+
+    fn post<T: for<'de> Deserialize<'de>>(
+        &self,
+        path: &str,
+        body: &impl Serialize,
+        timeout: Duration,
+    ) -> Result<T, ToolsError> {
+        let body = serde_json::to_vec(body).map_err(|error| ToolsError::Invalid(error.to_string()))?;
+        let request = HttpRequest::new("POST", format!("{}{path}", self.settings.url))
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {}", self.settings.secret))
+            .body(body)
+            .timeout(timeout);
+        let response = self.http.send(request).map_err(|error| ToolsError::Unavailable(error.to_string()))?;
+        decode(response.status, &response.body)
+    }
+}
+
+/// The catalogue's base language the service names by `code`.
+fn base_language(code: &str) -> Result<&'static Language, ToolsError> {
+    catalogue::find(code).map(Language::base).ok_or_else(|| ToolsError::Invalid(format!("unknown language {code:?}")))
+}
+
+fn confidence(value: f64) -> Result<f64, ToolsError> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(ToolsError::Invalid(format!("confidence {value} outside 0..1")))
+    }
+}
+
+/// A 200's JSON document; any other status is the service's fault or its refusal of us (a
+/// wrong secret, a body it cannot read), which the caller cannot fix per request either.
+fn decode<T: for<'de> Deserialize<'de>>(status: u16, body: &[u8]) -> Result<T, ToolsError> {
+    if status != 200 {
+        let message = serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|value| value.get("message").and_then(|message| message.as_str()).map(str::to_owned))
+            .unwrap_or_default();
+        return Err(ToolsError::Unavailable(format!("status {status} {message}").trim_end().to_owned()));
+    }
+    serde_json::from_slice(body).map_err(|error| ToolsError::Invalid(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use platform::{HttpError, HttpResponse};
+
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect()
+    }
+
+    /// Answers every request with `answer(request)` and remembers the requests.
+    struct Fake<F: Fn(&HttpRequest) -> Result<HttpResponse, HttpError>> {
+        answer: F,
+        sent: RefCell<Vec<HttpRequest>>,
+    }
+
+    impl<F: Fn(&HttpRequest) -> Result<HttpResponse, HttpError>> OutboundHttp for Fake<F> {
+        fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
+            let answer = (self.answer)(&request);
+            self.sent.borrow_mut().push(request);
+            answer
+        }
+    }
+
+    fn fake<F: Fn(&HttpRequest) -> Result<HttpResponse, HttpError>>(answer: F) -> Fake<F> {
+        Fake { answer, sent: RefCell::new(Vec::new()) }
+    }
+
+    fn json(status: u16, body: serde_json::Value) -> Result<HttpResponse, HttpError> {
+        Ok(HttpResponse { status, headers: Vec::new(), body: body.to_string().into_bytes() })
+    }
+
+    fn settings() -> ToolsSettings {
+        ToolsSettings::from_variables(&vars(&[
+            ("language_tools_url", "http://127.0.0.1:2740/"),
+            ("language_tools_secret", "s3cret"),
+        ]))
+        .unwrap()
+        .unwrap()
+    }
+
+    #[test]
+    fn no_secret_means_no_service_and_a_secret_needs_a_url() {
+        assert_eq!(ToolsSettings::from_variables(&vars(&[])).unwrap(), None);
+        let unused = [("language_tools_url", "http://tools:2740"), ("language_tools_secret", " ")];
+        assert_eq!(ToolsSettings::from_variables(&vars(&unused)).unwrap(), None);
+        let error = ToolsSettings::from_variables(&vars(&[("language_tools_secret", "s")])).unwrap_err();
+        assert_eq!(error.variable(), "language_tools_url");
+        let error = ToolsSettings::from_variables(&vars(&[
+            ("language_tools_url", "tools:2740"),
+            ("language_tools_secret", "s"),
+        ]))
+        .unwrap_err();
+        assert_eq!(error.variable(), "language_tools_url");
+        assert_eq!(settings().url, "http://127.0.0.1:2740");
+        assert!(!format!("{:?}", settings()).contains("s3cret"), "the secret never shows in a debug print");
+    }
+
+    #[test]
+    fn detection_sends_the_secret_and_maps_the_codes_to_the_catalogue() {
+        let http = fake(|_| {
+            json(
+                200,
+                serde_json::json!({"results": [
+                    {"language": "de", "confidence": 0.97},
+                    {"language": null, "confidence": 0.0},
+                    {"language": "pt", "confidence": 0.4, "outside": {"language": "hi", "confidence": 0.9}},
+                ]}),
+            )
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let texts = vec!["Gute Nacht".to_owned(), "123".to_owned(), "Obrigado".to_owned()];
+        let detections = tools.detect(&texts, Some(&["de", "pt"])).unwrap();
+        assert_eq!(detections[0].language.map(Language::code), Some("DE"));
+        assert_eq!(detections[0].outside, None);
+        assert_eq!(detections[2].outside, Some((catalogue::find("hi").unwrap(), 0.9)));
+        assert_eq!(detections[0].confidence, 0.97);
+        assert_eq!(detections[1].language, None);
+        assert_eq!(detections[2].language.map(Language::base_code), Some("pt"));
+        let sent = http.sent.borrow();
+        assert_eq!(sent[0].url, "http://127.0.0.1:2740/detect");
+        assert!(sent[0].headers.contains(&("authorization".into(), "Bearer s3cret".into())));
+        let body: serde_json::Value = serde_json::from_slice(&sent[0].body).unwrap();
+        assert_eq!(body, serde_json::json!({"texts": ["Gute Nacht", "123", "Obrigado"], "among": ["de", "pt"]}));
+    }
+
+    #[test]
+    fn long_lists_go_in_batches_of_fifty() {
+        let http = fake(|request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            let count = body["texts"].as_array().unwrap().len();
+            assert!(count <= BATCH);
+            json(
+                200,
+                serde_json::json!({"results": vec![serde_json::json!({"language": "en", "confidence": 1.0}); count]}),
+            )
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let texts = vec!["Hello there".to_owned(); 120];
+        assert_eq!(tools.detect(&texts, None).unwrap().len(), 120);
+        assert_eq!(http.sent.borrow().len(), 3);
+    }
+
+    #[test]
+    fn a_down_or_refusing_service_is_unavailable_and_a_wrong_answer_invalid() {
+        let down = fake(|request| {
+            Err(HttpError::Unreachable { url: request.url.clone(), reason: "connection refused".into() })
+        });
+        let texts = vec!["Hello".to_owned()];
+        assert!(matches!(LanguageTools::new(settings(), &down).detect(&texts, None), Err(ToolsError::Unavailable(_))));
+
+        let refusing = fake(|_| json(401, serde_json::json!({"message": "wrong secret"})));
+        let error = LanguageTools::new(settings(), &refusing).detect(&texts, None).unwrap_err();
+        assert_eq!(error, ToolsError::Unavailable("status 401 wrong secret".into()));
+        assert!(!error.to_string().contains("s3cret"));
+
+        let short = fake(|_| json(200, serde_json::json!({"results": []})));
+        assert!(matches!(LanguageTools::new(settings(), &short).detect(&texts, None), Err(ToolsError::Invalid(_))));
+        let unknown = fake(|_| json(200, serde_json::json!({"results": [{"language": "xx", "confidence": 1.0}]})));
+        assert!(matches!(LanguageTools::new(settings(), &unknown).detect(&texts, None), Err(ToolsError::Invalid(_))));
+    }
+
+    #[test]
+    fn correction_names_the_base_language_and_keeps_the_order() {
+        let http = fake(|request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            assert_eq!(body["language"], "en");
+            let texts: Vec<String> =
+                body["texts"].as_array().unwrap().iter().map(|text| text.as_str().unwrap().to_uppercase()).collect();
+            json(200, serde_json::json!({ "texts": texts }))
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let english = catalogue::find("en-GB").unwrap();
+        let corrected = tools.correct(english, &["one".to_owned(), "two".to_owned()]).unwrap();
+        assert_eq!(corrected, ["ONE", "TWO"]);
+        assert_eq!(http.sent.borrow()[0].url, "http://127.0.0.1:2740/correct");
+    }
+}
