@@ -28,6 +28,16 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
+# started URL LOG: waits until URL answers (at most 2 minutes); if the process started last dies
+# first, shows LOG and stops.
+started() {
+    for _ in $(seq 1 600); do
+        curl -fs "$1" >/dev/null 2>&1 && return
+        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$2" >&2; exit 1; }
+        sleep 0.2
+    done
+}
+
 if [ "$ENGINE" = apertium ]; then
     if [[ $APERTIUM_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
         port=${BASH_REMATCH[2]}
@@ -35,11 +45,7 @@ if [ "$ENGINE" = apertium ]; then
         scripts/apy-loopback.py -p "$port" /usr/share/apertium/modes >"$STATE_DIR/apertium-apy.log" 2>&1 &
         pids+=($!)
         # Translations answer 503 until APY is up, so wait for it (it loads its pairs first).
-        for _ in $(seq 1 300); do
-            curl -fs "http://127.0.0.1:$port/listPairs" >/dev/null 2>&1 && break
-            kill -0 "${pids[-1]}" 2>/dev/null || { cat "$STATE_DIR/apertium-apy.log" >&2; exit 1; }
-            sleep 0.2
-        done
+        started "http://127.0.0.1:$port/listPairs" "$STATE_DIR/apertium-apy.log"
     fi
 fi
 
@@ -57,11 +63,7 @@ if [[ $LANGUAGE_TOOLS_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; th
     LANGUAGE_TOOLS_SECRET=$SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET \
         "$LANGUAGE_TOOLS" --listen "127.0.0.1:$port" >"$STATE_DIR/language-tools.log" 2>&1 &
     pids+=($!)
-    for _ in $(seq 1 600); do
-        curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$STATE_DIR/language-tools.log" >&2; exit 1; }
-        sleep 0.2
-    done
+    started "http://127.0.0.1:$port/health" "$STATE_DIR/language-tools.log"
 fi
 
 sqlite=()

@@ -452,7 +452,7 @@ pub fn request(
 
 /// The URL of an Apertium APY for the tests: started once per test process from Debian's
 /// packages (`make setup` installs them) through `scripts/apy-loopback.py`, and stopped when
-/// the process ends (a watching shell kills it).
+/// the process ends.
 pub fn apertium() -> &'static str {
     static APY: OnceLock<String> = OnceLock::new();
     APY.get_or_init(|| {
@@ -462,29 +462,8 @@ pub fn apertium() -> &'static str {
         );
         let port = free_port();
         let wrapper = workspace().join("scripts/apy-loopback.py");
-        let script = format!(
-            "{} -p {port} /usr/share/apertium/modes & apy=$!; \
-             while kill -0 {parent} 2>/dev/null && kill -0 $apy 2>/dev/null; do sleep 1; done; kill $apy 2>/dev/null",
-            wrapper.display(),
-            parent = std::process::id()
-        );
-        let watcher = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start Apertium APY");
-        // The watching shell ends on its own with this process; nobody waits for it.
-        std::mem::forget(watcher);
-        let url = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while request(&url, "GET", "/listPairs", &[], None).map(|reply| reply.status) != Ok(200) {
-            assert!(Instant::now() < deadline, "Apertium APY did not start on port {port}");
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        url
+        let command = format!("{} -p {port} /usr/share/apertium/modes", wrapper.display());
+        serve_while_alive("Apertium APY", &command, &[], port, "/listPairs", Duration::from_secs(60))
     })
 }
 
@@ -504,39 +483,51 @@ pub fn built_language_tools() -> PathBuf {
 
 /// The URL of a language-tools service for the tests (`crates/language-tools`, with its models
 /// and Debian's Hunspell dictionaries): built and started once per test process, and stopped
-/// when the process ends (a watching shell kills it).
+/// when the process ends. It answers once every model is loaded.
 pub fn language_tools() -> &'static str {
     static TOOLS: OnceLock<String> = OnceLock::new();
     TOOLS.get_or_init(|| {
-        let binary = built_language_tools();
         let port = free_port();
-        let script = format!(
-            "{} --listen 127.0.0.1:{port} & tools=$!; \
-             while kill -0 {parent} 2>/dev/null && kill -0 $tools 2>/dev/null; do sleep 1; done; kill $tools 2>/dev/null",
-            binary.display(),
-            parent = std::process::id()
-        );
-        let watcher = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .env("LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET)
-            .env("GLOSSA_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the language-tools service");
-        // The watching shell ends on its own with this process; nobody waits for it.
-        std::mem::forget(watcher);
-        let url = format!("http://127.0.0.1:{port}");
-        // It answers once every model is loaded.
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while request(&url, "GET", "/health", &[], None).map(|reply| reply.status) != Ok(200) {
-            assert!(Instant::now() < deadline, "the language-tools service did not start on port {port}");
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        url
+        let command = format!("{} --listen 127.0.0.1:{port}", built_language_tools().display());
+        let env = [("LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET), ("GLOSSA_LOG", "warn")];
+        serve_while_alive("the language-tools service", &command, &env, port, "/health", Duration::from_secs(120))
     })
+}
+
+/// Starts `command` (a shell command line serving HTTP on `port`) under a watching shell that
+/// stops it when this process ends, and waits until `path` answers 200; its URL.
+fn serve_while_alive(
+    name: &str,
+    command: &str,
+    env: &[(&str, &str)],
+    port: u16,
+    path: &str,
+    patience: Duration,
+) -> String {
+    let script = format!(
+        "{command} & served=$!; \
+         while kill -0 {parent} 2>/dev/null && kill -0 $served 2>/dev/null; do sleep 1; done; kill $served 2>/dev/null",
+        parent = std::process::id()
+    );
+    let watcher = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        // Its log only where the tests' own logs go (`GLOSSA_TEST_LOG`).
+        .stderr(if std::env::var_os("GLOSSA_TEST_LOG").is_some() { Stdio::inherit() } else { Stdio::null() })
+        .spawn()
+        .unwrap_or_else(|error| panic!("start {name}: {error}"));
+    // The watching shell ends on its own with this process; nobody waits for it.
+    std::mem::forget(watcher);
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + patience;
+    while request(&url, "GET", path, &[], None).map(|reply| reply.status) != Ok(200) {
+        assert!(Instant::now() < deadline, "{name} did not start on port {port}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    url
 }
 
 /// The Python interpreter of the test environment (`make setup` creates it with the official

@@ -632,16 +632,7 @@ static EXCLAMATIONS: &[Rule] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rephrase::test_support::{Example, check};
-
-    const CASUAL_: Change = Change::Style(Style::Casual);
-    const BUSINESS_: Change = Change::Style(Style::Business);
-    const ACADEMIC_: Change = Change::Style(Style::Academic);
-    const SIMPLE_: Change = Change::Style(Style::Simple);
-    const CONFIDENT_: Change = Change::Tone(Tone::Confident);
-    const DIPLOMATIC_: Change = Change::Tone(Tone::Diplomatic);
-    const ENTHUSIASTIC_: Change = Change::Tone(Tone::Enthusiastic);
-    const FRIENDLY_: Change = Change::Tone(Tone::Friendly);
+    use crate::rephrase::test_support::*;
 
     #[rustfmt::skip]
     const EXAMPLES: &[Example] = &[

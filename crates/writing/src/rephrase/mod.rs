@@ -121,9 +121,20 @@ pub(crate) mod test_support {
     use std::collections::HashSet;
 
     use super::*;
+    use crate::request::{Style, Tone};
 
     /// One example: a style or tone, a text, and what the rules make of it.
     pub type Example = (Change, &'static str, &'static str);
+
+    // Short names for the examples' tables.
+    pub const CASUAL_: Change = Change::Style(Style::Casual);
+    pub const BUSINESS_: Change = Change::Style(Style::Business);
+    pub const ACADEMIC_: Change = Change::Style(Style::Academic);
+    pub const SIMPLE_: Change = Change::Style(Style::Simple);
+    pub const CONFIDENT_: Change = Change::Tone(Tone::Confident);
+    pub const DIPLOMATIC_: Change = Change::Tone(Tone::Diplomatic);
+    pub const ENTHUSIASTIC_: Change = Change::Tone(Tone::Enthusiastic);
+    pub const FRIENDLY_: Change = Change::Tone(Tone::Friendly);
 
     /// Runs `examples` in `language`, then checks that every rule of `recipes`' phrase tables
     /// fired in one of them.
