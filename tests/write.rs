@@ -242,3 +242,17 @@ fn without_a_language_tools_service_write_answers_503_and_bills_nothing() {
     assert_eq!(write_usage(&app, &key), (0, 0));
     assert_eq!(write_usage(&down, &down_key), (0, 0));
 }
+
+#[test]
+fn the_official_python_client_rephrases_with_styles_and_tones() {
+    let (app, key) = app_with_tools();
+    let report = app.python_client_report("write.py", &key);
+    assert_eq!(
+        report["single"],
+        json!({"text": "I have an apple.", "detected_source_language": "en", "target_language": "en-US"})
+    );
+    assert_eq!(report["styled"], json!(["We don't know.", "It's late."]));
+    assert_eq!(report["toned"], "The plan is good.");
+    let refused = report["refused"].as_str().unwrap();
+    assert!(refused.contains("Language Spanish does not support setting a writing style."), "{refused}");
+}
