@@ -1,6 +1,6 @@
 //! Component `write`: `POST /v2/write/correct` and `/v2/write/rephrase` with every parameter and
 //! error, billing and quotas, with the language-tools service running for real, and without it
-//! (503, nothing billed).
+//! (503, nothing billed); the official Python client's rephrase calls.
 
 use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, TestApp, free_port, json};
 
