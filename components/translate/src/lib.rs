@@ -80,7 +80,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
         parsed.target,
     )?;
     let engine = engines::configured(&services)?;
-    let detector = engines::Detector::configured(&services)?;
+    let detector = engines::Detector::configured(&services);
     let translations = translation::translate(&parsed, engine.as_ref(), &Sources::with_terms(&terms), &detector)?;
     metering::charge(
         &services,
@@ -114,6 +114,6 @@ fn detect(request: &Request) -> Result<ApiResponse, ApiError> {
     let services = host.services_with_outbound();
     let (_, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
     let parsed = DetectRequest::from_params(&params)?;
-    let detector = engines::Detector::configured(&services)?;
+    let detector = engines::Detector::configured(&services);
     Ok(ApiResponse::json(200, &translation::detect_languages(&parsed, &detector)))
 }

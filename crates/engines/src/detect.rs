@@ -25,7 +25,6 @@ use platform::Services;
 use terms::{Segment, split_placeholders};
 use whatlang::Lang;
 
-use crate::ConfigError;
 use crate::language_tools::{Detection, LanguageTools, ToolsSettings};
 
 /// How many characters of the request are looked at.
@@ -97,9 +96,14 @@ pub struct Detector<'a> {
 
 impl<'a> Detector<'a> {
     /// The detector the variables of `services` configure, calling out through its outbound HTTP.
-    pub fn configured(services: &Services<'a>) -> Result<Detector<'a>, ConfigError> {
-        let tools = ToolsSettings::from_variables(services.vars)?;
-        Ok(Detector { tools: tools.map(|settings| LanguageTools::new(settings, services.http)) })
+    /// Settings of the service that cannot work are logged and leave the built-in detector: a
+    /// translation never fails for them (`GET /health` names them).
+    pub fn configured(services: &Services<'a>) -> Detector<'a> {
+        let settings = ToolsSettings::from_variables(services.vars).unwrap_or_else(|error| {
+            eprintln!("detection uses the built-in detector: {error}");
+            None
+        });
+        Detector { tools: settings.map(|settings| LanguageTools::new(settings, services.http)) }
     }
 
     /// Whether the language-tools service is configured (it may still fail per request).
@@ -463,5 +467,16 @@ mod tests {
         let unsure = Builtin.detect_each(&["Xyzzy".to_owned()]);
         assert!(sure[0].confidence > 0.5, "{:?}", sure[0]);
         assert_eq!(unsure[0].confidence, 0.0, "a word nobody knows is a guess");
+    }
+
+    #[test]
+    fn settings_that_cannot_work_leave_the_built_in_detector() {
+        let host = platform::native::NativeHost::in_memory::<&str>(&[], platform::FixedClock::at_unix(0)).unwrap();
+        let vars: std::collections::HashMap<String, String> =
+            [("language_tools_secret".to_owned(), "secret".to_owned())].into();
+        let detector = Detector::configured(&Services { vars: &vars, ..host.services() });
+        assert!(!detector.uses_service(), "a secret without a URL cannot work");
+        let texts = ["Das Wetter ist heute schön und wir gehen im Park spazieren.".to_owned()];
+        assert_eq!(detector.detect_each(&texts)[0].language.map(Language::base_code), Some("de"));
     }
 }

@@ -29,7 +29,7 @@ impl<'a> ServiceTools<'a> {
     pub fn configured(services: &platform::Services<'a>) -> Result<ServiceTools<'a>, ConfigError> {
         let corrector = language_tools::ToolsSettings::from_variables(services.vars)?
             .map(|settings| LanguageTools::new(settings, services.http));
-        Ok(ServiceTools { detector: Detector::configured(services)?, corrector, engine: engines::configured(services) })
+        Ok(ServiceTools { detector: Detector::configured(services), corrector, engine: engines::configured(services) })
     }
 
     /// Whether a language-tools service is configured (without one, nothing can be improved).
