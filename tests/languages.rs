@@ -111,7 +111,7 @@ fn only_the_resources_this_deployment_serves_are_advertised() {
     let resources = app.call("GET", "/v3/languages/resources", &key).json();
     let names: Vec<&str> =
         resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["translate_text", "glossary"]);
+    assert_eq!(names, ["translate_text", "glossary", "write"]);
     for (resource, method, path) in RESOURCE_ENDPOINTS {
         let endpoint =
             app.request(method, path, &[("authorization", &format!("Service-Auth-Key {key}"))], Some(b"{}".as_slice()));
@@ -125,7 +125,7 @@ fn only_the_resources_this_deployment_serves_are_advertised() {
             assert_eq!(listing.json(), json!({"message": "Value for 'resource' not supported."}), "{resource}");
         }
     }
-    for path in ["/v2/write/correct", "/v2/document/0123456789ABCDEF0123456789ABCDEF", "/v3/voice/realtime/connect"] {
+    for path in ["/v2/document/0123456789ABCDEF0123456789ABCDEF", "/v3/voice/realtime/connect"] {
         assert_eq!(app.call("POST", path, &key).status, 404, "{path}");
     }
 

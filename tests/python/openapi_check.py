@@ -88,6 +88,7 @@ def main():
         ("GET", "/v3/languages", developer, {"params": {"resource": "translate_text", "include": "beta"}}, 200),
         ("GET", "/v3/languages", developer, {"params": {"resource": "nope"}}, 400),
         ("GET", "/v3/languages/resources", developer, {}, 200),
+        ("GET", "/v3/languages", developer, {"params": {"resource": "write"}}, 200),
         ("GET", "/v2/languages", developer, {"params": {"type": "target"}}, 200),
         ("GET", "/v2/languages", developer, {"params": {"type": "nope"}}, 400),
         ("POST", "/v2/languages", developer, {"data": {"type": "source"}}, 200),

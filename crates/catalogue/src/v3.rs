@@ -102,9 +102,9 @@ impl Side {
 }
 
 /// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/glossaries` and
-/// `/v3/glossaries`). Document translation, voice, write, style rules and translation memories are not built
-/// yet; add each here when its area lands.
-pub const SERVED: &[Resource] = &[Resource::TranslateText, Resource::Glossary];
+/// `/v3/glossaries`; `/v2/write/*`). Document translation, voice, style rules and translation memories are not
+/// built yet; add each here when its area lands.
+pub const SERVED: &[Resource] = &[Resource::TranslateText, Resource::Glossary, Resource::Write];
 
 impl Resource {
     /// Every resource of the API, in the order `/v3/languages/resources` lists the served ones.
@@ -673,6 +673,11 @@ mod tests {
                     {"name": "auto_detection", "needs_source_support": true},
                 ]},
                 {"name": "glossary", "features": []},
+                {"name": "write", "features": [
+                    {"name": "auto_detection", "needs_source_support": true},
+                    {"name": "writing_style", "needs_target_support": true},
+                    {"name": "tone", "needs_target_support": true},
+                ]},
             ])
         );
         assert!(SERVED.iter().all(|resource| resource.is_served()));
