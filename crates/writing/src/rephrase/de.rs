@@ -6,9 +6,8 @@
 //! demonstrative pronoun: "das Haus, in das wir ziehen"; "zu der Zeit" is not "zurzeit").
 
 use super::rules::Guard::*;
-use super::rules::{Guard, Imperatives, Recipe, Rule, Splitting, Step};
+use super::rules::{Guard, Imperatives, Recipe, Recipes, Rule, Splitting, Step};
 use super::text::Grammar;
-use crate::request::{Change, Style, Tone};
 
 pub(crate) const GRAMMAR: Grammar = Grammar {
     abbreviations: &[
@@ -18,18 +17,16 @@ pub(crate) const GRAMMAR: Grammar = Grammar {
     ordinal_dot: true,
 };
 
-pub(crate) fn recipe(change: Change) -> &'static Recipe {
-    match change {
-        Change::Style(Style::Casual) => &CASUAL,
-        Change::Style(Style::Business) => &BUSINESS,
-        Change::Style(Style::Academic) => &ACADEMIC,
-        Change::Style(Style::Simple) => &SIMPLE,
-        Change::Tone(Tone::Confident) => &CONFIDENT,
-        Change::Tone(Tone::Diplomatic) => &DIPLOMATIC,
-        Change::Tone(Tone::Enthusiastic) => &ENTHUSIASTIC,
-        Change::Tone(Tone::Friendly) => &FRIENDLY,
-    }
-}
+pub(crate) static RECIPES: Recipes = Recipes {
+    casual: &CASUAL,
+    business: &BUSINESS,
+    academic: &ACADEMIC,
+    simple: &SIMPLE,
+    confident: &CONFIDENT,
+    diplomatic: &DIPLOMATIC,
+    enthusiastic: &ENTHUSIASTIC,
+    friendly: &FRIENDLY,
+};
 
 static CASUAL: Recipe = Recipe {
     description: "preposition and article merged before a noun (zu dem → zum, in das → ins, von dem → vom; not after a \

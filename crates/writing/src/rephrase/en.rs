@@ -5,9 +5,8 @@
 //! "let's know"; `I'd` is spelled out only before a verb that shows it means "I would").
 
 use super::rules::Guard::*;
-use super::rules::{Guard, Imperatives, Recipe, Rule, Splitting, Step};
+use super::rules::{Guard, Imperatives, Recipe, Recipes, Rule, Splitting, Step};
 use super::text::Grammar;
-use crate::request::{Change, Style, Tone};
 
 pub(crate) const GRAMMAR: Grammar = Grammar {
     abbreviations: &[
@@ -18,18 +17,16 @@ pub(crate) const GRAMMAR: Grammar = Grammar {
     ordinal_dot: false,
 };
 
-pub(crate) fn recipe(change: Change) -> &'static Recipe {
-    match change {
-        Change::Style(Style::Casual) => &CASUAL,
-        Change::Style(Style::Business) => &BUSINESS,
-        Change::Style(Style::Academic) => &ACADEMIC,
-        Change::Style(Style::Simple) => &SIMPLE,
-        Change::Tone(Tone::Confident) => &CONFIDENT,
-        Change::Tone(Tone::Diplomatic) => &DIPLOMATIC,
-        Change::Tone(Tone::Enthusiastic) => &ENTHUSIASTIC,
-        Change::Tone(Tone::Friendly) => &FRIENDLY,
-    }
-}
+pub(crate) static RECIPES: Recipes = Recipes {
+    casual: &CASUAL,
+    business: &BUSINESS,
+    academic: &ACADEMIC,
+    simple: &SIMPLE,
+    confident: &CONFIDENT,
+    diplomatic: &DIPLOMATIC,
+    enthusiastic: &ENTHUSIASTIC,
+    friendly: &FRIENDLY,
+};
 
 static CASUAL: Recipe = Recipe {
     description: "contractions (do not → don't, it is → it's, we will → we'll; never at the end of a clause)",

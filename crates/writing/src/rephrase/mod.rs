@@ -50,8 +50,8 @@ const NO_RULES: &str = "no rules for this language; only an LLM engine can rephr
 /// The recipe for `change` in `language`, with the grammar its sentences are read with.
 fn recipe(language: &Language, change: Change) -> Option<(&'static Recipe, &'static Grammar)> {
     match language.base_code() {
-        "en" => Some((en::recipe(change), &en::GRAMMAR)),
-        "de" => Some((de::recipe(change), &de::GRAMMAR)),
+        "en" => Some((en::RECIPES.get(change), &en::GRAMMAR)),
+        "de" => Some((de::RECIPES.get(change), &de::GRAMMAR)),
         _ => None,
     }
 }

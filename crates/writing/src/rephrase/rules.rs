@@ -15,6 +15,8 @@
 //! deleted phrase that started a sentence hands its capital to the next word. [`Guard`]s say
 //! where a rule applies, from the words around it.
 
+use crate::request::{Change, Style, Tone};
+
 use super::text::{
     Case, Grammar, Kind, Place, Token, apostrophe_of, capitalise, case_of, decapitalise, in_case, is_lower_word,
     is_upper_word, normalise, places, sentences, tokenize, word_count,
@@ -136,6 +138,34 @@ pub(crate) enum Step {
 pub(crate) struct Recipe {
     pub description: &'static str,
     pub steps: &'static [Step],
+}
+
+/// One language's recipe for each style and tone.
+pub(crate) struct Recipes {
+    pub casual: &'static Recipe,
+    pub business: &'static Recipe,
+    pub academic: &'static Recipe,
+    pub simple: &'static Recipe,
+    pub confident: &'static Recipe,
+    pub diplomatic: &'static Recipe,
+    pub enthusiastic: &'static Recipe,
+    pub friendly: &'static Recipe,
+}
+
+impl Recipes {
+    /// The recipe for `change`.
+    pub fn get(&self, change: Change) -> &'static Recipe {
+        match change {
+            Change::Style(Style::Casual) => self.casual,
+            Change::Style(Style::Business) => self.business,
+            Change::Style(Style::Academic) => self.academic,
+            Change::Style(Style::Simple) => self.simple,
+            Change::Tone(Tone::Confident) => self.confident,
+            Change::Tone(Tone::Diplomatic) => self.diplomatic,
+            Change::Tone(Tone::Enthusiastic) => self.enthusiastic,
+            Change::Tone(Tone::Friendly) => self.friendly,
+        }
+    }
 }
 
 impl Recipe {
