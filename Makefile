@@ -10,6 +10,10 @@ RUNNER := ./target/dist/glossa
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The Wasm crates: built for wasm32-wasip2 by spin.toml's build commands, not natively.
 COMPONENTS := $(notdir $(wildcard components/*)) probe
+# Every native package. Cargo picks dependency features by the packages one command builds, so
+# every native build here (and the test harness's, in tests/src/lib.rs) selects exactly these,
+# with their binaries and tests, and compiles each dependency once.
+NATIVE := --workspace $(COMPONENTS:%=--exclude %)
 
 .PHONY: up test check fmt setup setup-bench build build-release bench clean
 
@@ -20,15 +24,15 @@ up: setup build-release
 ## test: the lints (`check`), unit tests and end-to-end tests (which start the application for real).
 test: setup check
 	scripts/setup.sh --tests
-	$(CARGO) build --locked -p runner -p language-tools
-	$(CARGO) test --locked --workspace $(COMPONENTS:%=--exclude %)
+	$(CARGO) build --locked $(NATIVE) --bins --tests
+	$(CARGO) test --locked $(NATIVE)
 	# Text translation and glossaries once more with the databases opened as Spin opens them.
-	GLOSSA_STORAGE=spin $(CARGO) test --locked -p e2e --test translate --test glossaries
+	GLOSSA_STORAGE=spin $(CARGO) test --locked $(NATIVE) --test translate --test glossaries
 
 ## check: rustfmt, and clippy with -D warnings for the native crates and the components.
 check: setup
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --locked --workspace $(COMPONENTS:%=--exclude %) --all-targets -- -D warnings
+	$(CARGO) clippy --locked $(NATIVE) --all-targets -- -D warnings
 	$(CARGO) clippy --locked --target wasm32-wasip2 $(COMPONENTS:%=-p %) -- -D warnings
 
 fmt:

@@ -62,8 +62,33 @@ pub fn under_spin() -> bool {
 
 /// The local runner's binary.
 fn runner_bin() -> PathBuf {
+    debug_bin("glossa")
+}
+
+/// A native binary of the workspace, as `cargo build` (debug) leaves it.
+fn debug_bin(name: &str) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
-    target.join("debug").join("glossa")
+    target.join("debug").join(name)
+}
+
+/// Builds the native binaries (the runner, the language-tools service) once per process, with
+/// the same selection as `make test` (every native package, its binaries and its tests): cargo
+/// picks dependency features by the packages it builds, so building `-p runner` alone would
+/// compile every shared dependency a second time with other features.
+fn build_native() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let components = std::fs::read_dir(workspace().join("components")).expect("the components folder");
+        let mut excluded: Vec<String> =
+            components.map(|entry| entry.expect("a component").file_name().to_string_lossy().into_owned()).collect();
+        excluded.push("probe".to_owned());
+        let mut command = Command::new(env!("CARGO"));
+        command.args(["build", "--quiet", "--workspace", "--bins", "--tests"]);
+        for component in &excluded {
+            command.args(["--exclude", component]);
+        }
+        run(command.current_dir(workspace()));
+    });
 }
 
 /// Builds the runner (unless Spin serves) and the components of `manifest`, once per process.
@@ -72,9 +97,7 @@ fn build_once(manifest: &Path) {
     let built = BUILT.get_or_init(|| Mutex::new(Vec::new()));
     let mut built = built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if built.is_empty() && spin_bin().is_none() {
-        run(Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "runner", "--bin", "glossa"])
-            .current_dir(workspace()));
+        build_native();
     }
     if !built.iter().any(|done| done == manifest) {
         let mut command = match spin_bin() {
@@ -90,9 +113,7 @@ fn build_once(manifest: &Path) {
 pub fn built_runner() -> PathBuf {
     static BUILT: OnceLock<()> = OnceLock::new();
     BUILT.get_or_init(|| {
-        run(Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "runner", "--bin", "glossa"])
-            .current_dir(workspace()));
+        build_native();
         run(Command::new(runner_bin()).arg("build").arg("-f").arg(app_manifest()).current_dir(workspace()));
     });
     runner_bin()
@@ -162,6 +183,13 @@ pub struct TestApp {
     log: Arc<Mutex<Vec<String>>>,
 }
 
+/// Why an application did not start; each carries what it logged.
+enum Start {
+    /// Another process bound the port first.
+    PortTaken(String),
+    Failed(String),
+}
+
 /// A response: status, headers and body.
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -203,8 +231,21 @@ impl TestApp {
 
     fn try_start_in(options: Options, state_dir: Arc<tempfile::TempDir>) -> Result<TestApp, String> {
         build_once(&options.manifest);
-        let port = free_port();
-        let listen = format!("127.0.0.1:{port}");
+        // A port that was free a moment ago can be taken by another test's application before
+        // this one binds it; then this one exits, and it is started again on another port.
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match Self::spawn_on_free_port(options.clone(), Arc::clone(&state_dir)) {
+                Err(Start::PortTaken(_)) if attempts < 5 => continue,
+                Err(Start::PortTaken(log) | Start::Failed(log)) => return Err(log),
+                Ok(app) => return Ok(app),
+            }
+        }
+    }
+
+    fn spawn_on_free_port(options: Options, state_dir: Arc<tempfile::TempDir>) -> Result<TestApp, Start> {
+        let listen = format!("127.0.0.1:{}", free_port());
         let mut command = match spin_bin() {
             Some(spin) => Command::new(spin),
             None => Command::new(runner_bin()),
@@ -230,21 +271,34 @@ impl TestApp {
         Ok(app)
     }
 
-    fn wait_until_ready(&mut self) -> Result<(), String> {
+    /// Waits until this application has bound its address (the host prints `Serving
+    /// http://<address>` once it has, as Spin does) and answers its health check. Until the line
+    /// appears, an answer on the port may come from another test's application.
+    fn wait_until_ready(&mut self) -> Result<(), Start> {
+        let serving = format!("Serving {}", self.base_url);
         let deadline = Instant::now() + START_TIMEOUT;
         while Instant::now() < deadline {
             if let Some(status) = self.child.as_mut().and_then(|child| child.try_wait().ok().flatten()) {
                 std::thread::sleep(Duration::from_millis(100));
-                return Err(format!("exited with {status}:\n{}", self.log()));
+                let log = format!("exited with {status}:\n{}", self.log());
+                let taken = log.to_ascii_lowercase().contains("already in use");
+                return Err(if taken { Start::PortTaken(log) } else { Start::Failed(log) });
             }
-            if let Ok(reply) = self.try_request("GET", "/.well-known/spin/health", &[], None)
+            let bound = self
+                .log
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .iter()
+                .any(|line| line.trim().trim_end_matches('/') == serving);
+            if bound
+                && let Ok(reply) = self.try_request("GET", "/.well-known/spin/health", &[], None)
                 && reply.status == 200
             {
                 return Ok(());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        Err(format!("no answer within {} s:\n{}", START_TIMEOUT.as_secs(), self.log()))
+        Err(Start::Failed(format!("no answer within {} s:\n{}", START_TIMEOUT.as_secs(), self.log())))
     }
 
     /// The state directory, to start another application on the same data.
@@ -460,10 +514,9 @@ pub fn apertium() -> &'static str {
             Path::new("/usr/share/apertium/modes").is_dir(),
             "Apertium is not installed: run `make setup` (Debian's apertium-apy and language pairs)"
         );
-        let port = free_port();
         let wrapper = workspace().join("scripts/apy-loopback.py");
-        let command = format!("{} -p {port} /usr/share/apertium/modes", wrapper.display());
-        serve_while_alive("Apertium APY", &command, &[], port, "/listPairs", Duration::from_secs(60))
+        let command = |port| format!("{} -p {port} /usr/share/apertium/modes", wrapper.display());
+        serve_while_alive("Apertium APY", command, &[], "/listPairs", Duration::from_secs(60))
     })
 }
 
@@ -472,13 +525,8 @@ pub const LANGUAGE_TOOLS_SECRET: &str = "e2e-language-tools-secret";
 
 /// The language-tools service's binary (debug), built once per process.
 pub fn built_language_tools() -> PathBuf {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        run(Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "language-tools", "--bin", "glossa-language-tools"])
-            .current_dir(workspace()));
-    });
-    workspace().join("target/debug/glossa-language-tools")
+    build_native();
+    debug_bin("glossa-language-tools")
 }
 
 /// The URL of a language-tools service for the tests (`crates/language-tools`, with its models
@@ -487,47 +535,66 @@ pub fn built_language_tools() -> PathBuf {
 pub fn language_tools() -> &'static str {
     static TOOLS: OnceLock<String> = OnceLock::new();
     TOOLS.get_or_init(|| {
-        let port = free_port();
-        let command = format!("{} --listen 127.0.0.1:{port}", built_language_tools().display());
+        let binary = built_language_tools();
+        let command = |port| format!("{} --listen 127.0.0.1:{port}", binary.display());
         let env = [("LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET), ("GLOSSA_LOG", "warn")];
-        serve_while_alive("the language-tools service", &command, &env, port, "/health", Duration::from_secs(120))
+        serve_while_alive("the language-tools service", command, &env, "/health", Duration::from_secs(120))
     })
 }
 
-/// Starts `command` (a shell command line serving HTTP on `port`) under a watching shell that
-/// stops it when this process ends, and waits until `path` answers 200; its URL.
+/// Starts the shell command line `command(port)` (serving HTTP on `port`) under a watching
+/// shell that stops it when this process ends, and waits until `path` answers 200; its URL.
+///
+/// A port that was free a moment ago can be taken before the service binds it: then the service
+/// exits, its watcher with it (within a second), and it is started again on another port. An
+/// answer counts only once the watcher has outlived that second.
 fn serve_while_alive(
     name: &str,
-    command: &str,
+    command: impl Fn(u16) -> String,
     env: &[(&str, &str)],
-    port: u16,
     path: &str,
     patience: Duration,
 ) -> String {
-    let script = format!(
-        "{command} & served=$!; \
-         while kill -0 {parent} 2>/dev/null && kill -0 $served 2>/dev/null; do sleep 1; done; kill $served 2>/dev/null",
-        parent = std::process::id()
-    );
-    let watcher = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        // Its log only where the tests' own logs go (`GLOSSA_TEST_LOG`).
-        .stderr(if std::env::var_os("GLOSSA_TEST_LOG").is_some() { Stdio::inherit() } else { Stdio::null() })
-        .spawn()
-        .unwrap_or_else(|error| panic!("start {name}: {error}"));
-    // The watching shell ends on its own with this process; nobody waits for it.
-    std::mem::forget(watcher);
-    let url = format!("http://127.0.0.1:{port}");
+    static WATCHERS: Mutex<Vec<Child>> = Mutex::new(Vec::new());
     let deadline = Instant::now() + patience;
-    while request(&url, "GET", path, &[], None).map(|reply| reply.status) != Ok(200) {
-        assert!(Instant::now() < deadline, "{name} did not start on port {port}");
-        std::thread::sleep(Duration::from_millis(200));
+    loop {
+        let port = free_port();
+        let script = format!(
+            "{} & served=$!; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $served 2>/dev/null; do sleep 1; done; kill $served 2>/dev/null",
+            command(port),
+            parent = std::process::id()
+        );
+        let mut watcher = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            // Its log only where the tests' own logs go (`GLOSSA_TEST_LOG`).
+            .stderr(if std::env::var_os("GLOSSA_TEST_LOG").is_some() { Stdio::inherit() } else { Stdio::null() })
+            .spawn()
+            .unwrap_or_else(|error| panic!("start {name}: {error}"));
+        let started = Instant::now();
+        let url = format!("http://127.0.0.1:{port}");
+        let exited = loop {
+            assert!(Instant::now() < deadline, "{name} did not start (last on port {port})");
+            if watcher.try_wait().ok().flatten().is_some() {
+                break true;
+            }
+            if started.elapsed() > Duration::from_millis(2500)
+                && request(&url, "GET", path, &[], None).map(|reply| reply.status) == Ok(200)
+            {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        if !exited {
+            // The watching shell ends on its own with this process; nobody waits for it.
+            WATCHERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(watcher);
+            return url;
+        }
     }
-    url
 }
 
 /// The Python interpreter of the test environment (`make setup` creates it with the official
