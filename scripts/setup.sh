@@ -6,7 +6,8 @@
 #   - the Hunspell dictionaries the language-tools service corrects with (crates/language-tools;
 #     its tests need every one of them);
 #   - with `--tests`, a Python environment in target/venv with the official Python client
-#     library, which the end-to-end tests drive.
+#     library, and the official Node client library in tests/node (npm ci, from its lock file;
+#     Debian's Node.js when the machine has none), which the end-to-end tests drive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,10 @@ PACKAGES=(
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 
-[ "${1:-}" = "--tests" ] && PACKAGES+=(python3-venv)
+if [ "${1:-}" = "--tests" ]; then
+    PACKAGES+=(python3-venv)
+    command -v npm >/dev/null || PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -41,4 +45,7 @@ if [ "${1:-}" = "--tests" ]; then
         python3 -m venv target/venv
     fi
     target/venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+    # npm ci again only when the lock file changed since the last install.
+    [ tests/node/node_modules/.package-lock.json -nt tests/node/package-lock.json ] ||
+        npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
 fi

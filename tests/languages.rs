@@ -1,7 +1,8 @@
 //! Component `languages`: the v3 and (deprecated) v2 listings, limited to what the configured
-//! engine translates; and one real translation through Apertium.
+//! engine translates and (write) to what the language-tools service corrects; and one real
+//! translation through Apertium.
 
-use e2e::{Options, TestApp, json};
+use e2e::{Options, TestApp, free_port, json};
 
 fn app() -> (TestApp, String) {
     let app = TestApp::start(Options::app());
@@ -107,7 +108,8 @@ const RESOURCE_ENDPOINTS: [(&str, &str, &str); 7] = [
 
 #[test]
 fn only_the_resources_this_deployment_serves_are_advertised() {
-    let (app, key) = app();
+    let app = TestApp::start(Options::app().with_language_tools());
+    let key = app.developer_key();
     let resources = app.call("GET", "/v3/languages/resources", &key).json();
     let names: Vec<&str> =
         resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
@@ -140,6 +142,50 @@ fn only_the_resources_this_deployment_serves_are_advertised() {
     let features: Vec<&str> =
         resources[0]["features"].as_array().unwrap().iter().map(|feature| feature["name"].as_str().unwrap()).collect();
     assert_eq!(features, ["formality", "tag_handling", "glossary", "auto_detection"]);
+}
+
+fn listed(listing: &e2e::Json) -> Vec<&str> {
+    listing.as_array().unwrap().iter().map(|language| language["lang"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn write_is_listed_with_the_languages_the_language_tools_service_corrects_and_only_with_one() {
+    let served = TestApp::start(Options::app().with_language_tools());
+    let key = served.developer_key();
+    let write = served.call("GET", "/v3/languages?resource=write", &key);
+    assert_eq!(write.status, 200, "{}", write.text());
+    // Japanese, Korean and Chinese are write languages of the API, but the service has no
+    // corrector for them.
+    assert_eq!(listed(&write.json()), ["de", "en", "en-GB", "en-US", "es", "fr", "it", "pt", "pt-BR", "pt-PT"]);
+    let english = write.json().as_array().unwrap().iter().find(|language| language["lang"] == "en-US").cloned();
+    assert_eq!(
+        english.unwrap()["features"],
+        json!({"writing_style": {"status": "stable"}, "tone": {"status": "stable"}})
+    );
+
+    let (bare, bare_key) = app();
+    let resources = bare.call("GET", "/v3/languages/resources", &bare_key).json();
+    let names: Vec<&str> =
+        resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["translate_text", "glossary"], "no language-tools service: nothing can be improved");
+    let refused = bare.call("GET", "/v3/languages?resource=write", &bare_key);
+    assert_eq!((refused.status, refused.json()), (400, json!({"message": "Value for 'resource' not supported."})));
+
+    let down = TestApp::start(
+        Options::app()
+            .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", &format!("http://127.0.0.1:{}", free_port()))
+            .env("SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET", "configured-but-down"),
+    );
+    let down_key = down.developer_key();
+    let unavailable = down.call("GET", "/v3/languages?resource=write", &down_key);
+    assert_eq!(unavailable.status, 503, "{}", unavailable.text());
+    assert_eq!(
+        unavailable.json(),
+        json!({"message": "The language-tools service is unavailable right now; try again later."})
+    );
+    assert!(down.wait_for_log("cannot list the write languages").is_some(), "the cause is logged");
+    let resources = down.call("GET", "/v3/languages/resources", &down_key).json();
+    assert_eq!(resources.as_array().unwrap().len(), 3, "write is configured, so it is served");
 }
 
 #[test]

@@ -5,7 +5,8 @@ use e2e::{BOOTSTRAP_ADMIN_KEY, Options, TestApp};
 
 #[test]
 fn the_openapi_description_matches_the_running_application() {
-    let app = TestApp::start(Options::app());
+    // With the language-tools service, so that write is served and its answers are checked.
+    let app = TestApp::start(Options::app().with_language_tools());
     let key = app.developer_key();
     let output = std::process::Command::new(e2e::python())
         .arg(e2e::workspace().join("tests/python/openapi_check.py"))

@@ -2,9 +2,7 @@
 //! quotas, the engines (deterministic, a fake OpenAI-compatible server, Apertium down), and the
 //! official Python client library.
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, TestApp, json, under_spin};
 
@@ -449,69 +447,9 @@ fn an_engine_that_is_down_answers_503_and_bills_nothing() {
     assert_eq!(usage(&app, &key)["character_count"], 0);
 }
 
-/// An OpenAI-compatible chat server that answers every request with one canned JSON array and
-/// keeps the bodies it received.
-fn fake_chat_server(answer: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let received = Arc::new(Mutex::new(Vec::new()));
-    let bodies = Arc::clone(&received);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 8192];
-            let body = loop {
-                let read = stream.read(&mut buffer).unwrap_or(0);
-                if read == 0 {
-                    break String::new();
-                }
-                request.extend_from_slice(&buffer[..read]);
-                let text = String::from_utf8_lossy(&request).into_owned();
-                if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                    let lower = head.to_ascii_lowercase();
-                    let header = |name: &str| lower.lines().find_map(|line| line.strip_prefix(name).map(str::trim));
-                    if header("transfer-encoding:") == Some("chunked") {
-                        if let Some(body) = dechunk(body) {
-                            break format!("{head}\n\n{body}");
-                        }
-                    } else {
-                        let length = header("content-length:").and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
-                        if body.len() >= length {
-                            break format!("{head}\n\n{body}");
-                        }
-                    }
-                }
-            };
-            bodies.lock().unwrap().push(body);
-            let content = json!({"choices": [{"message": {"role": "assistant", "content": answer}}]}).to_string();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{content}",
-                content.len()
-            );
-            let _ = stream.write_all(response.as_bytes());
-        }
-    });
-    (port, received)
-}
-
-/// A chunked body's content once its last chunk has arrived; `None` while more is to come.
-fn dechunk(mut body: &str) -> Option<String> {
-    let mut content = String::new();
-    loop {
-        let (size, rest) = body.split_once("\r\n")?;
-        let size = usize::from_str_radix(size.split(';').next()?.trim(), 16).ok()?;
-        if size == 0 {
-            return Some(content);
-        }
-        content.push_str(rest.get(..size)?);
-        body = rest.get(size..)?.strip_prefix("\r\n")?;
-    }
-}
-
 #[test]
 fn the_openai_engine_sends_the_request_to_an_openai_compatible_server() {
-    let (port, received) = fake_chat_server(r#"["Hallo, Welt!", "Wie geht's?"]"#);
+    let (port, received) = e2e::fake_chat_server(r#"["Hallo, Welt!", "Wie geht's?"]"#);
     let app = TestApp::start(
         Options::app()
             .env("SPIN_VARIABLE_ENGINE", "openai")

@@ -1,6 +1,7 @@
 //! Component `write`: `POST /v2/write/correct` and `/v2/write/rephrase` with every parameter and
 //! error, billing and quotas, with the language-tools service running for real, and without it
-//! (503, nothing billed); the official Python client's rephrase calls.
+//! (503, nothing billed); rephrasing by the `openai` engine (a fake chat server); the official
+//! Python and Node clients' rephrase calls.
 
 use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, TestApp, free_port, json};
 
@@ -136,6 +137,14 @@ fn every_bad_parameter_is_a_400_naming_it_and_bills_nothing() {
             "writing_style",
         ),
         ("/v2/write/correct", json!({"text": "Hi.", "target_lang": 7}), "target_lang"),
+        // Write languages of the API that the language-tools service cannot correct.
+        (
+            "/v2/write/correct",
+            json!({"text": ["Hello."], "target_lang": "JA"}),
+            "Value for 'target_lang' not supported: text improvement in Japanese is not available on this deployment",
+        ),
+        ("/v2/write/rephrase", json!({"text": ["Hello."], "target_lang": "zh-Hans"}), "in Chinese is not available"),
+        ("/v2/write/correct", json!({"text": ["안녕하세요, 만나서 반갑습니다."]}), "Text 1 is in Korean"),
     ];
     for (path, body, expected) in cases {
         let reply = app.post_json(path, &key, &body);
@@ -243,16 +252,73 @@ fn without_a_language_tools_service_write_answers_503_and_bills_nothing() {
     assert_eq!(write_usage(&down, &down_key), (0, 0));
 }
 
-#[test]
-fn the_official_python_client_rephrases_with_styles_and_tones() {
-    let (app, key) = app_with_tools();
-    let report = app.python_client_report("write.py", &key);
-    assert_eq!(
-        report["single"],
-        json!({"text": "I have an apple.", "detected_source_language": "en", "target_language": "en-US"})
+/// An application with the language-tools service and the `openai` engine on a fake chat server
+/// that answers `answer`; the server's record of requests.
+fn app_with_model(answer: &'static str) -> (TestApp, String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let (port, received) = e2e::fake_chat_server(answer);
+    let app = TestApp::start(
+        Options::app()
+            .with_language_tools()
+            .env("SPIN_VARIABLE_ENGINE", "openai")
+            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
+            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model")
+            .env("SPIN_VARIABLE_OPENAI_API_KEY", "sk-write-secret"),
     );
-    assert_eq!(report["styled"], json!(["We don't know.", "It's late."]));
-    assert_eq!(report["toned"], "The plan is good.");
-    let refused = report["refused"].as_str().unwrap();
-    assert!(refused.contains("Language Spanish does not support setting a writing style."), "{refused}");
+    let key = app.developer_key();
+    (app, key, received)
+}
+
+#[test]
+fn with_the_openai_engine_the_model_rephrases_the_corrected_text_for_the_style() {
+    let (app, key, received) = app_with_model(r#"["We're not sure yet, but we'll let you know soon."]"#);
+    let text = "We are not sure yet, but we will let you know soon.";
+    let reply = rephrase(&app, &key, json!({"text": [text], "target_lang": "en-US", "writing_style": "casual"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["improvements"][0]["text"], "We're not sure yet, but we'll let you know soon.");
+    let requests = received.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1, "one call to the model");
+    assert!(requests[0].to_ascii_lowercase().contains("authorization: bearer sk-write-secret"));
+    for expected in ["test-model", "Use a casual style", "English (American)", text] {
+        assert!(requests[0].contains(expected), "missing {expected:?} in {}", requests[0]);
+    }
+    assert!(!app.log().contains("sk-write-secret"), "the API key is never logged");
+    let billed = text.chars().count() as i64;
+    assert_eq!(write_usage(&app, &key), (billed, billed));
+
+    // A correction never asks the model.
+    let reply = correct(&app, &key, json!({"text": ["I has a apple."], "target_lang": "en-US"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(received.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_model_answer_in_another_language_is_not_used_and_the_corrected_text_comes_back() {
+    let (app, key, _) = app_with_model(r#"["Nous ne savons pas encore, mais nous vous tiendrons au courant."]"#);
+    let reply = rephrase(
+        &app,
+        &key,
+        json!({"text": ["We do not know yet, but we will tell you soon."], "target_lang": "en-US", "tone": "friendly"}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["improvements"][0]["text"], "We do not know yet, but we will tell you soon.");
+    let notice = app.wait_for_log("was not used (it was in French, not English)");
+    assert!(notice.is_some(), "what was not honoured is logged: {}", app.log());
+}
+
+#[test]
+fn the_official_python_and_node_clients_rephrase_with_styles_and_tones() {
+    let (app, key) = app_with_tools();
+    for (client, report) in
+        [("Python", app.python_client_report("write.py", &key)), ("Node", app.node_client_report("write.mjs", &key))]
+    {
+        assert_eq!(
+            report["single"],
+            json!({"text": "I have an apple.", "detected_source_language": "en", "target_language": "en-US"}),
+            "{client}"
+        );
+        assert_eq!(report["styled"], json!(["We don't know.", "It's late."]), "{client}");
+        assert_eq!(report["toned"], "The plan is good.", "{client}");
+        let refused = report["refused"].as_str().unwrap();
+        assert!(refused.contains("Language Spanish does not support setting a writing style."), "{client}: {refused}");
+    }
 }

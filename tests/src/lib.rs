@@ -6,7 +6,7 @@
 //! the real Spin CLI when `SPIN_BIN` names one (`$SPIN_BIN up --listen … --state-dir …
 //! --sqlite @…`), so the same tests run under both hosts.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -310,12 +310,23 @@ impl TestApp {
     /// app's base URL and `key`, and answers the JSON report it prints; a failing script fails
     /// the test with its error output and the app's log.
     pub fn python_client_report(&self, script: &str, key: &str) -> Json {
-        let output = std::process::Command::new(python())
-            .arg(workspace().join("tests/python").join(script))
-            .arg(&self.base_url)
-            .arg(key)
-            .output()
-            .expect("run the Python client");
+        self.client_report(Command::new(python()).arg(workspace().join("tests/python").join(script)), key)
+    }
+
+    /// [`TestApp::python_client_report`] for `tests/node/<script>`, driving the official Node
+    /// client.
+    pub fn node_client_report(&self, script: &str, key: &str) -> Json {
+        let folder = workspace().join("tests/node");
+        assert!(
+            folder.join("node_modules").is_dir(),
+            "no Node client installed: run `scripts/setup.sh --tests` (npm ci in tests/node)"
+        );
+        self.client_report(Command::new("node").arg(folder.join(script)), key)
+    }
+
+    /// The JSON report `script` (a client script and its path) prints, given the base URL and `key`.
+    fn client_report(&self, script: &mut Command, key: &str) -> Json {
+        let output = script.arg(&self.base_url).arg(key).output().expect("run the client script");
         assert!(output.status.success(), "{}\n{}", String::from_utf8_lossy(&output.stderr), self.log());
         serde_json::from_slice(&output.stdout).expect("the script prints one JSON report")
     }
@@ -621,4 +632,64 @@ fn collect(stream: impl std::io::Read + Send + 'static, log: Arc<Mutex<Vec<Strin
             log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(line);
         }
     });
+}
+
+/// An OpenAI-compatible chat server on a free port that answers every request with the message
+/// content `answer` and keeps each request it received (head and body); its port and the requests.
+pub fn fake_chat_server(answer: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let received = Arc::new(Mutex::new(Vec::new()));
+    let bodies = Arc::clone(&received);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 8192];
+            let body = loop {
+                let read = stream.read(&mut buffer).unwrap_or(0);
+                if read == 0 {
+                    break String::new();
+                }
+                request.extend_from_slice(&buffer[..read]);
+                let text = String::from_utf8_lossy(&request).into_owned();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let lower = head.to_ascii_lowercase();
+                    let header = |name: &str| lower.lines().find_map(|line| line.strip_prefix(name).map(str::trim));
+                    if header("transfer-encoding:") == Some("chunked") {
+                        if let Some(body) = dechunk(body) {
+                            break format!("{head}\n\n{body}");
+                        }
+                    } else {
+                        let length = header("content-length:").and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
+                        if body.len() >= length {
+                            break format!("{head}\n\n{body}");
+                        }
+                    }
+                }
+            };
+            bodies.lock().unwrap().push(body);
+            let content = json!({"choices": [{"message": {"role": "assistant", "content": answer}}]}).to_string();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{content}",
+                content.len()
+            );
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    (port, received)
+}
+
+/// A chunked body's content once its last chunk has arrived; `None` while more is to come.
+fn dechunk(mut body: &str) -> Option<String> {
+    let mut content = String::new();
+    loop {
+        let (size, rest) = body.split_once("\r\n")?;
+        let size = usize::from_str_radix(size.split(';').next()?.trim(), 16).ok()?;
+        if size == 0 {
+            return Some(content);
+        }
+        content.push_str(rest.get(..size)?);
+        body = rest.get(size..)?.strip_prefix("\r\n")?;
+    }
 }

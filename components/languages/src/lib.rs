@@ -5,12 +5,15 @@
 //!   in favour of `/v3/languages` on 2026-05-18: their answers carry `Deprecation`
 //!   (`catalogue::v2_deprecation`) and a `Link` to the successor.
 //!
-//! What they list is the language catalogue limited to what the configured translation engine
-//! can do. `POST` works like `GET` on each (old clients use either). A developer key is needed.
+//! What they list is the language catalogue limited to what this deployment can do: translation
+//! to what the configured engine translates; write to the languages the language-tools service
+//! corrects (asked at its `/health`), and not at all without one configured. `POST` works like
+//! `GET` on each (old clients use either). A developer key is needed.
 
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
-use catalogue::{Coverage, Include, ListKind, Resource};
+use catalogue::{Coverage, Include, ListKind, Resource, SERVED};
+use engines::language_tools::{LanguageTools, ToolsSettings};
 use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
@@ -46,16 +49,22 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
             Ok(deprecated(ApiResponse::json(200, &listing), "/v3/languages?resource=glossary"))
         }
         Endpoint::V3Languages => {
-            let resource = Resource::from_params(&params)?;
+            let tools = language_tools(&services);
+            let served = served(tools.is_some());
+            let resource = Resource::from_params(&params, &served)?;
             let include = Include::list_from_params(&params)?;
-            let coverage = match resource {
-                Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary => coverage(&services)?,
+            let coverage = match (resource, tools) {
+                (Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary, _) => coverage(&services)?,
+                (Resource::Write, Some(tools)) => corrected(&tools)?,
                 // The other resources do not go through the translation engine.
                 _ => Coverage::All,
             };
-            Ok(ApiResponse::json(200, &catalogue::v3_languages(resource, &include, &coverage)))
+            Ok(ApiResponse::json(200, &catalogue::languages_served(resource, &include, &coverage, &served)))
         }
-        Endpoint::V3Resources => Ok(ApiResponse::json(200, &catalogue::v3_resources())),
+        Endpoint::V3Resources => {
+            let served = served(language_tools(&services).is_some());
+            Ok(ApiResponse::json(200, &catalogue::resources_served(&served)))
+        }
     }
 }
 
@@ -75,4 +84,32 @@ fn deprecated(response: ApiResponse, successor: &str) -> ApiResponse {
 /// What the configured engine translates.
 fn coverage(services: &Services<'_>) -> Result<Coverage, ApiError> {
     Ok(engines::configured(services)?.coverage()?)
+}
+
+/// The resources this deployment serves: every built one ([`SERVED`]), but write only with a
+/// language-tools service, without which it can improve nothing.
+fn served(with_language_tools: bool) -> Vec<Resource> {
+    SERVED.iter().copied().filter(|&resource| resource != Resource::Write || with_language_tools).collect()
+}
+
+/// The language-tools service the variables configure; settings that cannot work are logged and
+/// count as none (write answers 503 for them).
+fn language_tools<'a>(services: &Services<'a>) -> Option<LanguageTools<'a>> {
+    match ToolsSettings::from_variables(services.vars) {
+        Ok(settings) => settings.map(|settings| LanguageTools::new(settings, services.http)),
+        Err(error) => {
+            eprintln!("languages: the language-tools settings cannot work, so write is not listed: {error}");
+            None
+        }
+    }
+}
+
+/// The write languages: each base language the service corrects, as a pair with itself. A service
+/// that cannot say is a 503 (logged): listing nothing would read as "no languages, ever".
+fn corrected(tools: &LanguageTools<'_>) -> Result<Coverage, ApiError> {
+    let corrected = tools.corrected().map_err(|error| {
+        eprintln!("languages: cannot list the write languages: {error}");
+        ApiError::unavailable("The language-tools service is unavailable right now; try again later.")
+    })?;
+    Ok(Coverage::pairs(corrected.iter().map(|language| (language.base_code(), language.base_code()))))
 }

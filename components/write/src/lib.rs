@@ -12,7 +12,7 @@ use metering::{Charge, Product};
 use platform_spin::{Host, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
-use writing::{Kind, ServiceTools, WriteRequest};
+use writing::{EngineRephraser, Kind, Rephraser, ServiceTools, WriteRequest};
 
 #[http_component]
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
@@ -33,7 +33,9 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     let (principal, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
     let parsed = WriteRequest::from_params(&params, kind)?;
     let tools = ServiceTools::configured(&services)?;
-    let improvements = writing::improve(&parsed, &tools, None)?;
+    // With the `openai` engine the model rephrases; with any other, the rules do.
+    let rephraser = EngineRephraser::configured(&services);
+    let improvements = writing::improve(&parsed, &tools, rephraser.as_ref().map(|engine| engine as &dyn Rephraser))?;
     for (index, not_honoured) in improvements.not_honoured() {
         eprintln!("write: text {index}: {not_honoured}");
     }

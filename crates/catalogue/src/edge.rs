@@ -15,9 +15,10 @@ impl ListKind {
 }
 
 impl Resource {
-    /// `/v3/languages`'s required `resource` (or the old `product`, refused with a pointer).
-    pub fn from_params(params: &Params) -> Result<Resource, ApiError> {
-        Ok(Resource::from_query(params.string("resource")?.as_deref(), params.first_text("product"))?)
+    /// `/v3/languages`'s required `resource` (or the old `product`, refused with a pointer), one of
+    /// `served`.
+    pub fn from_params(params: &Params, served: &[Resource]) -> Result<Resource, ApiError> {
+        Ok(Resource::from_query(params.string("resource")?.as_deref(), params.first_text("product"), served)?)
     }
 }
 
@@ -53,8 +54,8 @@ mod tests {
     fn the_queries_are_read_and_refused_with_the_api_messages() {
         assert_eq!(ListKind::from_params(&params("type=target")).unwrap(), ListKind::Target);
         assert_eq!(ListKind::from_params(&params("type=both")).unwrap_err().message, "Value for 'type' not supported.");
-        assert_eq!(Resource::from_params(&params("resource=glossary")).unwrap(), Resource::Glossary);
-        let renamed = Resource::from_params(&params("product=translate_text")).unwrap_err();
+        assert_eq!(Resource::from_params(&params("resource=glossary"), crate::SERVED).unwrap(), Resource::Glossary);
+        let renamed = Resource::from_params(&params("product=translate_text"), crate::SERVED).unwrap_err();
         assert_eq!((renamed.status, renamed.message.contains("renamed to 'resource'")), (400, true));
         assert_eq!(
             Include::list_from_params(&params("include=beta,external")).unwrap(),

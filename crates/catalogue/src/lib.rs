@@ -33,5 +33,5 @@ pub use v2::{
 };
 pub use v3::{
     Feature, FeatureSupport, Features, Include, Resource, ResourceFeature, SERVED, Status, V3Language, V3Resource,
-    v3_languages, v3_resources,
+    languages_served, resources_served, v3_languages, v3_resources,
 };

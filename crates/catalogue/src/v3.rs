@@ -151,11 +151,16 @@ impl Resource {
             .ok_or_else(|| QueryError::Unsupported { parameter: "resource", value: value.to_owned() })
     }
 
-    /// The resource of a `/v3/languages` query, from its `resource` parameter and the old name of that parameter,
-    /// `product`, which gets its own answer so that old clients learn about the rename.
-    pub fn from_query(resource: Option<&str>, product: Option<&str>) -> Result<Resource, QueryError> {
+    /// The resource of a `/v3/languages` query on a deployment serving `served` (see [`SERVED`]), from its
+    /// `resource` parameter and the old name of that parameter, `product`, which gets its own answer so that old
+    /// clients learn about the rename.
+    pub fn from_query(
+        resource: Option<&str>,
+        product: Option<&str>,
+        served: &[Resource],
+    ) -> Result<Resource, QueryError> {
         match (resource, product) {
-            (Some(value), _) => Resource::parse(value),
+            (Some(value), _) => Resource::named(value, served),
             (None, Some(_)) => Err(QueryError::ProductRenamed),
             (None, None) => Err(QueryError::Missing { parameter: "resource" }),
         }
@@ -346,8 +351,9 @@ pub fn v3_languages(resource: Resource, include: &[Include], coverage: &Coverage
     languages_served(resource, include, coverage, SERVED)
 }
 
-/// [`v3_languages`] on a deployment that serves the resources `served`.
-fn languages_served(
+/// [`v3_languages`] on a deployment that serves the resources `served`: [`SERVED`], less those its configuration
+/// cannot serve (write without a language-tools service).
+pub fn languages_served(
     resource: Resource,
     include: &[Include],
     coverage: &Coverage,
@@ -412,8 +418,8 @@ pub fn v3_resources() -> Vec<V3Resource> {
     resources_served(SERVED)
 }
 
-/// [`v3_resources`] on a deployment that serves the resources `served`.
-fn resources_served(served: &[Resource]) -> Vec<V3Resource> {
+/// [`v3_resources`] on a deployment that serves the resources `served` (see [`languages_served`]).
+pub fn resources_served(served: &[Resource]) -> Vec<V3Resource> {
     Resource::ALL
         .into_iter()
         .filter(|resource| served.contains(resource))
@@ -730,16 +736,16 @@ mod tests {
 
     #[test]
     fn the_old_product_parameter_gets_the_rename_message() {
-        let error = Resource::from_query(None, Some("translate_text")).unwrap_err();
+        let error = Resource::from_query(None, Some("translate_text"), SERVED).unwrap_err();
         assert_eq!(error, QueryError::ProductRenamed);
         assert_eq!(error.to_string(), "Bad request. Reason: The 'product' parameter has been renamed to 'resource'.");
     }
 
     #[test]
     fn the_resource_parameter_wins_over_product_and_is_required() {
-        assert_eq!(Resource::from_query(Some("glossary"), Some("translate_text")), Ok(Resource::Glossary));
-        assert!(Resource::from_query(Some("voice"), None).is_err(), "voice is not served");
-        assert_eq!(Resource::from_query(None, None), Err(QueryError::Missing { parameter: "resource" }));
+        assert_eq!(Resource::from_query(Some("glossary"), Some("translate_text"), SERVED), Ok(Resource::Glossary));
+        assert!(Resource::from_query(Some("voice"), None, SERVED).is_err(), "voice is not served");
+        assert_eq!(Resource::from_query(None, None, SERVED), Err(QueryError::Missing { parameter: "resource" }));
     }
 
     #[test]

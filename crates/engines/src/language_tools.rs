@@ -185,6 +185,14 @@ impl<'a> LanguageTools<'a> {
         decode(response.status, &response.body)
     }
 
+    /// The base languages of the catalogue the service corrects, from its `/health` (a code the
+    /// catalogue does not know is left out: the service may have more dictionaries than the API
+    /// has languages).
+    pub fn corrected(&self) -> Result<Vec<&'static Language>, ToolsError> {
+        let languages = self.languages()?;
+        Ok(languages.correction.iter().filter_map(|code| catalogue::find(code)).map(Language::base).collect())
+    }
+
     fn post<T: for<'de> Deserialize<'de>>(
         &self,
         path: &str,
@@ -367,5 +375,16 @@ mod tests {
         let corrected = tools.correct(english, &["one".to_owned(), "two".to_owned()]).unwrap();
         assert_eq!(corrected, ["ONE", "TWO"]);
         assert_eq!(http.sent.borrow()[0].url, "http://127.0.0.1:2740/correct");
+    }
+
+    #[test]
+    fn the_corrected_languages_come_from_health_without_a_secret_and_without_unknown_codes() {
+        let http = fake(|request| {
+            assert_eq!((request.method.as_str(), request.url.as_str()), ("GET", "http://127.0.0.1:2740/health"));
+            assert!(request.headers.iter().all(|(name, _)| name != "authorization"));
+            json(200, serde_json::json!({"status": "ok", "detection": ["en"], "correction": ["de", "en", "xx"]}))
+        });
+        let corrected = LanguageTools::new(settings(), &http).corrected().unwrap();
+        assert_eq!(corrected.iter().map(|language| language.lang()).collect::<Vec<_>>(), ["de", "en"]);
     }
 }

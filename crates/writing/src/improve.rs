@@ -9,6 +9,8 @@
 //!    `target_lang`, the text's own language, which must be a write language (else a 400 that
 //!    says so), named as the answers name targets (`en` → `en-US`, `pt` → `pt-PT`, see
 //!    [`answered_target`]); a style or tone is then checked against it.
+//!    A target whose base language the corrector does not cover ([`TextTools::corrected`]) is
+//!    refused (400) before anything is translated.
 //! 3. **Correct** it in the target language ([`TextTools::correct`], one call per target; the
 //!    target is passed with its regional variant, so a checker can apply `en-GB` or `pt-BR`
 //!    spelling).
@@ -27,7 +29,7 @@ use catalogue::Language;
 use serde::Serialize;
 
 use crate::rephrase::{Effect, rephrase_with_rules, rule_based_effect};
-use crate::request::{Change, Kind, RequestError, Resolved, WriteRequest, answered_target};
+use crate::request::{Change, Kind, RequestError, Resolved, WriteRequest, answered_target, improvable_codes};
 
 /// An engine's output is refused if it has fewer than 1/`LENGTH_FACTOR` of its input's characters
 /// or more than `LENGTH_FACTOR` times as many plus [`LENGTH_SLACK`] …
@@ -49,6 +51,9 @@ pub trait TextTools {
 
     /// `text` translated from `from` (a base language) into `to` (a write target).
     fn translate(&self, text: &str, from: &'static Language, to: &'static Language) -> Result<String, ToolsError>;
+
+    /// The base languages [`TextTools::correct`] covers.
+    fn corrected(&self) -> Result<Vec<&'static Language>, ToolsError>;
 }
 
 /// An LLM-backed rephraser.
@@ -251,6 +256,7 @@ pub fn improve(
         .enumerate()
         .map(|(index, (text, detected))| plan(request, index, text, detected))
         .collect::<Result<Vec<Plan>, WriteError>>()?;
+    improvable(tools, request, &plans)?;
 
     let mut texts = request.texts.clone();
     for (text, plan) in texts.iter_mut().zip(&plans) {
@@ -300,6 +306,22 @@ fn plan(
         Kind::Correct => Resolved::Default,
     };
     Ok(Plan { source, target, resolved, blank: text.trim().is_empty() })
+}
+
+/// Refuses the request, before any translation, when a target's language is one the corrector
+/// does not cover: the answer would come back uncorrected.
+fn improvable(tools: &dyn TextTools, request: &WriteRequest, plans: &[Plan]) -> Result<(), WriteError> {
+    let corrected = tools.corrected()?;
+    let covered = |language: &'static Language| corrected.contains(&language.base());
+    let Some((index, plan)) = plans.iter().enumerate().find(|(_, plan)| !plan.blank && !covered(plan.target)) else {
+        return Ok(());
+    };
+    let (language, offered) = (plan.target.base().name(), improvable_codes(covered));
+    Err(match request.target {
+        Some(_) => RequestError::NotImprovable { language, offered },
+        None => RequestError::NotImprovableText { index: index + 1, language, offered },
+    }
+    .into())
 }
 
 /// Corrects every text that is not blank, one call per target language.
@@ -426,6 +448,8 @@ mod tests {
         calls: RefCell<Vec<String>>,
         fail: Option<ToolsError>,
         short_answers: bool,
+        /// Base languages the corrector does not cover (it covers every other one).
+        uncorrected: Vec<&'static str>,
     }
 
     impl Tools {
@@ -486,6 +510,11 @@ mod tests {
                 }
                 _ => Ok(format!("{text} [{}]", to.lang())),
             }
+        }
+
+        fn corrected(&self) -> Result<Vec<&'static Language>, ToolsError> {
+            let all = catalogue::all().iter().filter(|language| !language.is_variant());
+            Ok(all.filter(|language| !self.uncorrected.contains(&language.lang())).collect())
         }
     }
 
@@ -806,6 +835,26 @@ mod tests {
             improve(&failing, &Tools::default(), Some(&engine)),
             Err(WriteError::ToolsUnavailable(ToolsError::Unavailable(_)))
         ));
+    }
+
+    #[test]
+    fn a_target_the_corrector_does_not_cover_is_refused_before_any_translation() {
+        let tools = Tools { uncorrected: vec!["ja", "ko", "zh"], ..Tools::default() };
+        let refused = improve(&request(Kind::Correct, &["Das ist teh Plan."], Some("ja"), None, None), &tools, None);
+        let expected = "Value for 'target_lang' not supported: text improvement in Japanese is not available on this \
+                        deployment (it improves de, en, en-GB, en-US, es, fr, it, pt, pt-BR, pt-PT).";
+        assert_eq!(refused.map_err(|error| error.to_string()), Err(expected.to_owned()));
+        assert_eq!(tools.calls(), ["detect 1"], "nothing translated or corrected");
+
+        let tools = Tools { uncorrected: vec!["pt"], ..Tools::default() };
+        let texts = ["It is teh end.", "Não é muito bom."];
+        let refused = improve(&request(Kind::Rephrase, &texts, None, None, None), &tools, None).unwrap_err();
+        assert!(
+            refused.to_string().starts_with("Text 2 is in Portuguese, which this deployment cannot improve; set "),
+            "{refused}"
+        );
+        let blank = improve(&request(Kind::Correct, &["   "], Some("pt-BR"), None, None), &tools, None).unwrap();
+        assert_eq!(answer(&blank), [("   ", "pt", "pt-BR")], "a blank text needs no corrector");
     }
 
     /// A request for "Hello." into `target`, which no write request can name: the translation

@@ -10,6 +10,8 @@
 //! * `rephrase/`: the rule-based rephraser for English and German ([`rephrase_with_rules`]), from
 //!   phrase tables kept as data, and what it does per language, style and tone
 //!   ([`rule_based_effect`], [`effects_table`], the README's table).
+//! * `engine.rs`: [`EngineRephraser`], rephrasing by the `openai` engine, with one instruction
+//!   per style and tone ([`instruction`]).
 //! * `tools.rs`: [`ServiceTools`], the [`TextTools`] of a deployment: the language-tools
 //!   service (detection through translation's detector, and correction) and the translation
 //!   engine, from the variables.
@@ -20,11 +22,13 @@
 //! [`billed_characters`] through `metering` once [`improve`] succeeded.
 
 mod edge;
+mod engine;
 mod improve;
 mod rephrase;
 mod request;
 mod tools;
 
+pub use engine::{EngineRephraser, instruction, instructions_table};
 pub use improve::{
     Improvement, Improvements, LENGTH_FACTOR, LENGTH_SLACK, NotHonoured, Outcome, Rejection, Rephraser, Rewriter,
     TextTools, ToolsError, WriteError, billed_characters, check_output, improve,

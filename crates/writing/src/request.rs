@@ -204,6 +204,20 @@ pub enum RequestError {
         write_language_codes()
     )]
     NotAWriteLanguage { index: usize, language: &'static str },
+    /// A `target_lang` of text improvement that this deployment's corrector does not cover;
+    /// `offered` lists the write languages it does.
+    #[error(
+        "Value for 'target_lang' not supported: text improvement in {language} is not available on this deployment \
+         (it improves {offered})."
+    )]
+    NotImprovable { language: &'static str, offered: String },
+    /// A text (1-based), without a `target_lang`, in a write language this deployment's corrector
+    /// does not cover.
+    #[error(
+        "Text {index} is in {language}, which this deployment cannot improve; set 'target_lang' to one of {offered} to \
+         have it translated first."
+    )]
+    NotImprovableText { index: usize, language: &'static str, offered: String },
 }
 
 const STYLES: &str = "'academic', 'business', 'casual', 'default', 'simple', 'prefer_academic', 'prefer_business', \
@@ -223,9 +237,14 @@ fn quoted(value: &str) -> String {
 
 /// The languages of `/v2/write`, as the catalogue has them: `de, en, en-GB, …`.
 pub fn write_language_codes() -> String {
+    improvable_codes(|_| true)
+}
+
+/// The write languages whose base language `corrected` accepts, as a message lists them.
+pub fn improvable_codes(corrected: impl Fn(&'static Language) -> bool) -> String {
     catalogue::all()
         .iter()
-        .filter(|language| language.supports_write())
+        .filter(|language| language.supports_write() && corrected(language.base()))
         .map(Language::lang)
         .collect::<Vec<_>>()
         .join(", ")

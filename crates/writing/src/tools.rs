@@ -36,6 +36,21 @@ impl<'a> ServiceTools<'a> {
     pub fn can_correct(&self) -> bool {
         self.corrector.is_some()
     }
+
+    fn corrector(&self) -> Result<&LanguageTools<'a>, ToolsError> {
+        self.corrector.as_ref().ok_or_else(|| {
+            ToolsError::NotConfigured("language_tools_secret is not set: no language-tools service".into())
+        })
+    }
+}
+
+impl From<language_tools::ToolsError> for ToolsError {
+    fn from(error: language_tools::ToolsError) -> ToolsError {
+        match error {
+            language_tools::ToolsError::Unavailable(reason) => ToolsError::Unavailable(reason),
+            language_tools::ToolsError::Invalid(reason) => ToolsError::Invalid(reason),
+        }
+    }
 }
 
 impl TextTools for ServiceTools<'_> {
@@ -44,13 +59,11 @@ impl TextTools for ServiceTools<'_> {
     }
 
     fn correct(&self, language: &'static Language, texts: &[String]) -> Result<Vec<String>, ToolsError> {
-        let corrector = self.corrector.as_ref().ok_or_else(|| {
-            ToolsError::NotConfigured("language_tools_secret is not set: no language-tools service".into())
-        })?;
-        corrector.correct(language, texts).map_err(|error| match error {
-            language_tools::ToolsError::Unavailable(reason) => ToolsError::Unavailable(reason),
-            language_tools::ToolsError::Invalid(reason) => ToolsError::Invalid(reason),
-        })
+        Ok(self.corrector()?.correct(language, texts)?)
+    }
+
+    fn corrected(&self) -> Result<Vec<&'static Language>, ToolsError> {
+        Ok(self.corrector()?.corrected()?)
     }
 
     fn translate(&self, text: &str, from: &'static Language, to: &'static Language) -> Result<String, ToolsError> {
@@ -82,6 +95,10 @@ mod tests {
         fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
             if !self.up {
                 return Err(HttpError::Unreachable { url: request.url, reason: "refused".into() });
+            }
+            if request.url.ends_with("/health") {
+                let health = serde_json::json!({"status": "ok", "detection": ["de", "en"], "correction": ["de", "en"]});
+                return Ok(HttpResponse { status: 200, headers: Vec::new(), body: health.to_string().into_bytes() });
             }
             let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
             let answer = if request.url.ends_with("/correct") {
@@ -122,11 +139,14 @@ mod tests {
             ServiceTools::configured(&platform::Services { vars: &vars, http: &up, ..host.services() }).unwrap();
         assert!(tools.can_correct());
         assert_eq!(tools.correct(english, &["i has".to_owned()]).unwrap(), ["I HAS"]);
+        let corrected: Vec<&str> = tools.corrected().unwrap().iter().map(|language| language.lang()).collect();
+        assert_eq!(corrected, ["de", "en"]);
         assert_eq!(tools.detect(&["whatever".to_owned()]).unwrap(), [Some(catalogue::find("en").unwrap())]);
         let down = Service { up: false };
         let tools =
             ServiceTools::configured(&platform::Services { vars: &vars, http: &down, ..host.services() }).unwrap();
         assert!(matches!(tools.correct(english, &["x".to_owned()]), Err(ToolsError::Unavailable(_))));
+        assert!(matches!(tools.corrected(), Err(ToolsError::Unavailable(_))));
         let detected = tools.detect(&["Das Wetter ist heute schön und wir gehen spazieren.".to_owned()]).unwrap();
         assert_eq!(detected, [Some(catalogue::find("de").unwrap())], "detection falls back as translation's does");
     }
@@ -140,6 +160,7 @@ mod tests {
         assert!(!tools.can_correct());
         let error = tools.correct(catalogue::find("de").unwrap(), &["Hallo".to_owned()]).unwrap_err();
         assert!(matches!(error, ToolsError::NotConfigured(_)), "{error:?}");
+        assert!(matches!(tools.corrected(), Err(ToolsError::NotConfigured(_))));
     }
 
     #[test]

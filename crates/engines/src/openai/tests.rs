@@ -231,3 +231,31 @@ fn settings_debug_output_hides_the_key() {
     let debug = format!("{:?}", settings("http://x", Some("sk-secret")));
     assert!(!debug.contains("sk-secret") && debug.contains("[redacted]"), "{debug}");
 }
+
+#[test]
+fn a_rewrite_sends_the_instruction_and_the_text_apart_and_reads_one_string() {
+    let server = FakeServer::start(vec![chat(
+        r#"```json
+["We're not sure yet."]
+```"#,
+    )]);
+    let engine = OpenAiEngine::new(settings(&server.url, Some("sk-secret")), &UreqHttp);
+    let rewritten = engine.rewrite(language("en-US"), "We are not sure yet.", "Use a casual style.").unwrap();
+    assert_eq!(rewritten, "We're not sure yet.");
+    let received = server.received();
+    assert_eq!(received[0].header("authorization"), Some("Bearer sk-secret"));
+    assert_eq!(user_message(&received[0]), json!(["We are not sure yet."]));
+    let system = system_prompt(&received[0]);
+    assert!(system.contains("Rewrite the English (American) text"), "{system}");
+    assert!(system.contains("\nUse a casual style.\n"), "{system}");
+    assert!(system.contains("do not translate it"), "{system}");
+    assert!(system.contains("exactly 1 string"), "{system}");
+}
+
+#[test]
+fn a_rewrite_answer_that_is_not_one_text_is_invalid() {
+    let server = FakeServer::start(vec![chat(r#"["One.", "Two."]"#)]);
+    let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
+    let error = engine.rewrite(language("de"), "Eins. Zwei.", "Use a business style.").unwrap_err();
+    assert!(matches!(&error, EngineError::Invalid(reason) if reason.contains("One.")), "{error:?}");
+}
