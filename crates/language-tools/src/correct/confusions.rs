@@ -97,6 +97,10 @@ const GERUND_LICENSORS: &[&str] = &[
 /// Verb forms and adverbs that follow a subject ("they're going") but not a possessive ("their car").
 const AFTER_SUBJECT: &str = "going|coming|doing|trying|getting|leaving|gonna|always|never";
 
+/// Adjectives that open "it's … to/that …" ("it's important to ask", "it's clear that …").
+const CLAUSE_ADJECTIVES: &str = "important|clear|true|possible|impossible|likely|unlikely|hard|easy|difficult|\
+                                 necessary|obvious|okay|ok|fine|nice|good|great|better|best|essential|crucial|useful";
+
 const DETERMINERS: &str = "the|a|an|my|your|his|her|its|our|their|this|these|those";
 
 const COMPARATIVES: &str = "more|less|better|worse|rather|greater|fewer|larger|smaller|higher|lower|bigger|faster|slower|older|younger|longer|shorter";
@@ -126,6 +130,9 @@ const RULES: &[Rule] = &[
     // "your/you're" and "its/it's" the same way.
     rule(&["your", "going|gonna|not"], &["you're", "="], GERUND_LICENSORS),
     rule(&["its", "a|an|the|not|been|going|getting"], &["it's", "="], &[]),
+    // "its important to": an adjective that introduces a clause or an infinitive follows "it's"; a
+    // possessive takes a noun after the adjective ("its important role" stays).
+    rule(&["its", CLAUSE_ADJECTIVES, "to|that|for|because|when|if"], &["it's", "=", "="], &[]),
     rule(&["whose", "going|coming|gonna"], &["who's", "="], &[]),
     // "too" (excess) before a determiner is the preposition "to".
     rule(&["too", DETERMINERS], &["to", "="], &[]),
@@ -267,6 +274,8 @@ mod tests {
         check(&[
             ("Your going to love it, your not alone.", "You're going to love it, you're not alone."),
             ("Its a nice day and its been sunny.", "It's a nice day and it's been sunny."),
+            ("Its important to ask. Its clear that we agree.", "It's important to ask. It's clear that we agree."),
+            ("The city kept its important role to the end.", "The city kept its important role to the end."),
             ("Whose going to the party?", "Who's going to the party?"),
             ("Your car lost its wheel. I mind your not calling.", "Your car lost its wheel. I mind your not calling."),
         ]);

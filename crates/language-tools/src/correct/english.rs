@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use harper_core::linting::{Lint, LintGroup, LintKind, Linter};
+use harper_core::linting::{Lint, LintGroup, LintKind, Linter, Suggestion};
 use harper_core::spell::{Dictionary as _, FstDictionary};
 use harper_core::{Dialect, Document, remove_overlaps};
 
@@ -55,7 +55,7 @@ impl English {
             let span = lint.span;
             if span.start <= span.end
                 && span.end <= chars.len()
-                && let Some(suggestion) = lint.suggestions.first()
+                && let Some(suggestion) = chosen(&lint, &source[span.start..span.end])
             {
                 suggestion.apply(span, &mut chars);
             }
@@ -89,7 +89,7 @@ impl English {
         if self.dictionary.contains_word(word) || is_all_caps(&text) || has_inner_capital(&text) {
             return false;
         }
-        let Some(harper_core::linting::Suggestion::ReplaceWith(replacement)) = lint.suggestions.first() else {
+        let Some(Suggestion::ReplaceWith(replacement)) = chosen(lint, word) else {
             return false;
         };
         let replacement: String = replacement.iter().collect();
@@ -103,6 +103,23 @@ impl English {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(linter);
         result
     }
+}
+
+/// The suggestion applied for a lint: Harper's first, except for a misspelling, where the closest
+/// replacement wins and, between equally close ones, a single word over a split ("usefull" →
+/// "useful", not "use full").
+fn chosen<'l>(lint: &'l Lint, word: &[char]) -> Option<&'l Suggestion> {
+    if lint.lint_kind != LintKind::Spelling {
+        return lint.suggestions.first();
+    }
+    let word: String = word.iter().collect();
+    lint.suggestions.iter().min_by_key(|suggestion| match suggestion {
+        Suggestion::ReplaceWith(replacement) => {
+            let replacement: String = replacement.iter().collect();
+            (edit_distance(&word, &replacement), replacement.contains(' '))
+        }
+        _ => (usize::MAX, true),
+    })
 }
 
 fn new_linter(dictionary: &Arc<FstDictionary>) -> LintGroup {
@@ -123,6 +140,7 @@ mod tests {
         assert_eq!(english().correct("He could of gone."), "He could have gone.");
         assert_eq!(english().correct("She don't know where it is."), "She doesn't know where it is.");
         assert_eq!(english().correct("We recieved the package."), "We received the package.");
+        assert_eq!(english().correct("This tool is very usefull."), "This tool is very useful.");
     }
 
     #[test]
