@@ -37,7 +37,8 @@ pub struct Detection {
     pub outside: Option<Outside>,
 }
 
-/// The most likely language of all, outside the languages a request asked about.
+/// The most likely language of all, outside the languages a request asked about, when it is at least
+/// [`OUTSIDE_RATIO`] times as likely as the best of them.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Outside {
     pub language: &'static str,
@@ -47,6 +48,11 @@ pub struct Outside {
 impl Detection {
     const NONE: Detection = Detection { language: None, confidence: 0.0, outside: None };
 }
+
+/// How many times as likely as the best of the languages asked about the winner of all must be to be named
+/// `outside`: a text in Hindi is a hundred times as likely Hindi as anything asked about, but Indonesian is
+/// often only a little more likely Malay than Indonesian, and naming Malay would refuse a text that is right.
+pub const OUTSIDE_RATIO: f64 = 3.0;
 
 /// The longest text, in words, whose detection a lexicon may settle.
 const SHORT_TEXT_WORDS: usize = 5;
@@ -122,12 +128,15 @@ impl Detector {
         ranked.sort_by(|(code_a, a), (code_b, b)| b.total_cmp(a).then_with(|| code_a.cmp(code_b)));
         let mut outside = None;
         if let Some(among) = among {
-            if let Some(&(language, confidence)) = ranked.first()
+            let winner = ranked.first().copied();
+            ranked.retain(|(code, _)| among.iter().any(|allowed| allowed == code));
+            let best_among = ranked.first().map_or(0.0, |(_, confidence)| *confidence);
+            if let Some((language, confidence)) = winner
                 && !among.iter().any(|code| code == language)
+                && confidence >= best_among * OUTSIDE_RATIO
             {
                 outside = Some(Outside { language, confidence });
             }
-            ranked.retain(|(code, _)| among.iter().any(|allowed| allowed == code));
             let total: f64 = ranked.iter().map(|(_, confidence)| confidence).sum();
             if total > 0.0 {
                 ranked.iter_mut().for_each(|(_, confidence)| *confidence /= total);
@@ -292,6 +301,13 @@ mod tests {
         assert!(outside.confidence > 0.9, "{outside:?}");
         // A language among them is not named outside.
         assert_eq!(tools().detect("Guten Morgen, wie geht es dir?", Some(&european)).outside, None);
+        // Nor is a close relative that is only a little more likely: this Indonesian sentence scores Malay
+        // above Indonesian.
+        let indonesian = "Setiap orang berhak atas kebebasan mempunyai dan mengeluarkan pendapat.";
+        assert_eq!(tools().detect(indonesian, None).language, Some("ms"), "the case this guards against");
+        let among: Vec<String> = ["de", "en", "id", "nl"].map(String::from).to_vec();
+        let detection = tools().detect(indonesian, Some(&among));
+        assert_eq!((detection.language, detection.outside), (Some("id"), None));
         assert_eq!(tools().detect("12345", Some(&european)), Detection::NONE);
     }
 
