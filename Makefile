@@ -54,8 +54,9 @@ build-release:
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text
 ## translation (bench/translate.sh), glossaries (bench/glossary.sh: a 100,000-entry upload, and
 ## translation with a 10,000-entry glossary against none), the usage analytics over a million
-## usage rows (bench/analytics.sh) and the service under slow-body and idle-connection attacks,
-## with its memory after a burst (bench/hostile.sh).
+## usage rows (bench/analytics.sh), the service under slow-body and idle-connection attacks,
+## with its memory after a burst (bench/hostile.sh), and detection accuracy, write throughput and
+## the language-tools service's memory (bench/language_tools.sh).
 bench: setup setup-bench build-release
 	$(RUNNER) build -f tests/fixtures/spin.toml
 	bench/runner.sh
@@ -63,6 +64,7 @@ bench: setup setup-bench build-release
 	bench/glossary.sh
 	bench/analytics.sh
 	bench/hostile.sh
+	bench/language_tools.sh
 
 setup-bench:
 	@command -v wrk >/dev/null && command -v sqlite3 >/dev/null || \

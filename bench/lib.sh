@@ -48,12 +48,15 @@ ADMIN_KEY=${ADMIN_KEY:-"bench000-0000-4000-8000-000000000000:adm"}
 
 # app NAME ENGINE [APERTIUM_URL]: starts the application and sets `address` (not printed: a
 # command substitution's subshell would lose the pid cleanup needs). Its databases are opened as
-# Spin opens them (a fresh connection per request) unless STORAGE=pooled says otherwise.
+# Spin opens them (a fresh connection per request) unless STORAGE=pooled says otherwise. It uses
+# the language-tools service at LANGUAGE_TOOLS_URL with LANGUAGE_TOOLS_SECRET when both are set.
 app() {
     local name=$1 engine=$2 apertium=${3:-http://127.0.0.1:2737}
     local port args=()
     port=$(free_port)
     for migration in sql/*.sql; do args+=(--sqlite "@$migration"); done
+    SPIN_VARIABLE_LANGUAGE_TOOLS_URL=${LANGUAGE_TOOLS_URL:-http://127.0.0.1:2740} \
+    SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET=${LANGUAGE_TOOLS_SECRET:-} \
     SPIN_VARIABLE_ENGINE=$engine SPIN_VARIABLE_APERTIUM_URL=$apertium SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY=$ADMIN_KEY \
         GLOSSA_LOG=warn GLOSSA_STORAGE=${STORAGE:-spin} "$RUNNER" up --listen "127.0.0.1:$port" --state-dir "$work/$name" "${args[@]}" \
         >"$work/$name.log" 2>&1 &
