@@ -311,6 +311,9 @@ fn plan(
 /// Refuses the request, before any translation, when a target's language is one the corrector
 /// does not cover: the answer would come back uncorrected.
 fn improvable(tools: &dyn TextTools, request: &WriteRequest, plans: &[Plan]) -> Result<(), WriteError> {
+    if plans.iter().all(|plan| plan.blank) {
+        return Ok(());
+    }
     let corrected = tools.corrected()?;
     let covered = |language: &'static Language| corrected.contains(&language.base());
     let Some((index, plan)) = plans.iter().enumerate().find(|(_, plan)| !plan.blank && !covered(plan.target)) else {
