@@ -195,6 +195,23 @@ fn a_guest_that_runs_past_the_request_budget_is_stopped_with_a_504() {
 }
 
 #[test]
+#[cfg_attr(spin_host, ignore = "runner-only: the guest limit is the local runner's (--max-requests)")]
+fn with_one_guest_back_to_back_requests_wait_or_get_503_never_500() {
+    // A guest's slot in the instance pool is freed when its store is dropped, a moment after the
+    // response head went out: the next request admitted must not find the pool still full.
+    let app = Arc::new(TestApp::start(Options::probe().arg("--max-requests").arg("1")));
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let app = Arc::clone(&app);
+            std::thread::spawn(move || (0..150).map(|_| app.get("/probe/trivial").status).collect::<Vec<u16>>())
+        })
+        .collect();
+    let statuses: Vec<u16> = workers.into_iter().flat_map(|worker| worker.join().unwrap()).collect();
+    assert!(statuses.iter().all(|status| matches!(status, 200 | 503)), "{statuses:?}\n{}", app.log());
+    assert!(statuses.iter().filter(|&&status| status == 200).count() > 300, "{statuses:?}");
+}
+
+#[test]
 fn fifty_concurrent_requests_are_all_answered() {
     let app = Arc::new(probe());
     // Every one writes, half to the database and half to the key-value store, so they queue at

@@ -29,7 +29,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use wasmtime::Store;
 use wasmtime_wasi_http::WasiHttpView;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
@@ -83,8 +83,9 @@ impl Default for Limits {
 struct Shared {
     app: Arc<App>,
     limits: Limits,
-    /// One permit per guest that may run.
-    guests: Semaphore,
+    /// One permit per guest that may run, held until the guest's store (and its slot in the
+    /// instance pool) is gone.
+    guests: Arc<Semaphore>,
     /// How many requests have reached a guest (to tell a busy spell's end).
     served: std::sync::atomic::AtomicU64,
 }
@@ -108,7 +109,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyh
     let shared = Arc::new(Shared {
         app: Arc::clone(&app),
         limits,
-        guests: Semaphore::new(limits.max_requests),
+        guests: Arc::new(Semaphore::new(limits.max_requests)),
         served: std::sync::atomic::AtomicU64::new(0),
     });
     tokio::spawn(give_back_memory_when_idle(Arc::clone(&shared)));
@@ -266,10 +267,10 @@ async fn dispatch(
         }
     };
     // A free guest is taken at once; only when none is free does the request wait, on a timer.
-    let free = shared.guests.try_acquire().ok();
+    let free = Arc::clone(&shared.guests).try_acquire_owned().ok();
     let permit = match free {
         Some(permit) => Ok(Ok(permit)),
-        None => tokio::time::timeout(shared.limits.queue_timeout, shared.guests.acquire()).await,
+        None => tokio::time::timeout(shared.limits.queue_timeout, Arc::clone(&shared.guests).acquire_owned()).await,
     };
     let permit = match permit {
         Ok(Ok(permit)) => permit,
@@ -282,8 +283,8 @@ async fn dispatch(
     };
     shared.served.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let budget = shared.limits.request_timeout;
-    let outcome = run_component(component, route, found, Request::from_parts(head, body), budget, peer, local).await;
-    drop(permit);
+    let request = Request::from_parts(head, body);
+    let outcome = run_component(component, route, found, request, budget, (peer, local), permit).await;
     match outcome {
         Ok((response, instantiation)) => (response, Some(id), Some(instantiation)),
         Err(failure) if failure.is::<OverBudget>() => {
@@ -303,14 +304,18 @@ async fn dispatch(
 #[error("the request ran past its time budget")]
 struct OverBudget;
 
+/// Runs the guest for `request`. `permit` is its place among the guests that may run: it is given
+/// back only once the guest's store is dropped, which frees its slot in the instance pool, so the
+/// next request admitted always finds a slot (the guest may still be streaming its body after the
+/// response head went out).
 async fn run_component(
     component: &Arc<LoadedComponent>,
     route: &Route,
     found: RouteMatch,
     request: Request<GuestBody>,
     budget: Duration,
-    peer: SocketAddr,
-    local: SocketAddr,
+    (peer, local): (SocketAddr, SocketAddr),
+    permit: OwnedSemaphorePermit,
 ) -> anyhow::Result<(Response<ResponseBody>, Duration)> {
     let request = with_spin_headers(request, route, &found, peer, local)?;
     let mut store = Store::new(component.pre.engine(), HostState::new(Arc::clone(&component.host))?);
@@ -332,10 +337,12 @@ async fn run_component(
     let instantiation = instantiating.elapsed();
     // The guest runs in its own task so that it can keep streaming the body after it has
     // handed over the response head.
-    let task =
-        tokio::spawn(
-            async move { proxy.wasi_http_incoming_handler().call_handle(&mut store, incoming, outparam).await },
-        );
+    let task = tokio::spawn(async move {
+        let outcome = proxy.wasi_http_incoming_handler().call_handle(&mut store, incoming, outparam).await;
+        drop(store);
+        drop(permit);
+        outcome
+    });
     match receiver.await {
         Ok(Ok(response)) => Ok((response.map(|body| body.map_err(anyhow::Error::from).boxed_unsync()), instantiation)),
         Ok(Err(code)) => Err(anyhow::anyhow!("the component answered with error code {code:?}")),
