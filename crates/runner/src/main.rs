@@ -10,6 +10,7 @@ mod build;
 mod host;
 mod log_output;
 mod manifest;
+mod models;
 mod server;
 mod stdio;
 
@@ -42,6 +43,9 @@ enum Command {
     /// Create subscriptions and keys in the application's database.
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Install, list and remove the translation models the inference service loads.
+    #[command(subcommand)]
+    Models(models::Command),
 }
 
 #[derive(Subcommand)]
@@ -191,6 +195,7 @@ fn main() -> ExitCode {
             }
             AdminCommand::ListSubscriptions { target } => admin::list_subscriptions_command(&target.into_target()),
         },
+        Command::Models(command) => models::run(command),
     };
     log_output::flush();
     match outcome {
