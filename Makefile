@@ -25,6 +25,12 @@ up: setup build-release
 test: setup check
 	scripts/setup.sh --tests
 	$(CARGO) build --locked $(NATIVE) --bins --tests
+	# The inference service's own tests, the real zh→en model included (installed as the
+	# end-to-end tests install it).
+	[ -e target/test-models/zh-en/installed.json ] || ./target/debug/glossa models install \
+		--models-dir target/test-models target/models/translate-zh_en.argosmodel
+	cd services/inference && GLOSSA_TEST_MODELS=../../target/test-models \
+		../../target/inference-venv/bin/python -m unittest discover -s tests -t .
 	$(CARGO) test --locked $(NATIVE)
 	# Text translation and glossaries once more with the databases opened as Spin opens them.
 	GLOSSA_STORAGE=spin $(CARGO) test --locked $(NATIVE) --test translate --test glossaries
@@ -55,20 +61,29 @@ build-release:
 ## translation (bench/translate.sh), glossaries (bench/glossary.sh: a 100,000-entry upload, and
 ## translation with a 10,000-entry glossary against none), the usage analytics over a million
 ## usage rows (bench/analytics.sh), the service under slow-body and idle-connection attacks,
-## with its memory after a burst (bench/hostile.sh), and detection accuracy, write throughput and
-## the language-tools service's memory (bench/language_tools.sh).
+## with its memory after a burst (bench/hostile.sh), detection accuracy, write throughput and
+## the language-tools service's memory (bench/language_tools.sh), and the neural engine: the
+## inference service's start, memory per model and throughput, latency through the application
+## with the cost of pivoting zh→es through English, and chrF (bench/inference.sh).
 bench: setup setup-bench build-release
 	$(RUNNER) build -f tests/fixtures/spin.toml
+	[ -e target/test-models/zh-en/installed.json ] || $(RUNNER) models install \
+		--models-dir target/test-models target/models/translate-zh_en.argosmodel
 	bench/runner.sh
 	bench/translate.sh
 	bench/glossary.sh
 	bench/analytics.sh
 	bench/hostile.sh
 	bench/language_tools.sh
+	bench/inference.sh
 
+# wrk and sqlite3, and sacrebleu (chrF, for bench/quality.py) in target/venv.
 setup-bench:
 	@command -v wrk >/dev/null && command -v sqlite3 >/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk sqlite3; }
+	@[ -x target/venv/bin/python ] || python3 -m venv target/venv
+	@target/venv/bin/python -c 'import sacrebleu' 2>/dev/null || \
+		target/venv/bin/python -m pip install --quiet --disable-pip-version-check sacrebleu==2.6.0
 
 clean:
 	$(CARGO) clean

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Serves Glossa in the foreground: Apertium APY (bound to 127.0.0.1) when the `apertium` engine
-# is configured and its URL is local, the language-tools service when its URL is local, and the
-# local runner. Ctrl-C (or SIGTERM) stops them all.
+# Serves Glossa in the foreground: the inference service (with the zh→en model installed in
+# $STATE_DIR/models) when the `ctranslate2` engine is listed and its URL is local, Apertium APY
+# (bound to 127.0.0.1) when the `apertium` engine is listed and its URL is local, the
+# language-tools service when its URL is local, and the local runner. Ctrl-C (or SIGTERM) stops
+# them all.
 #   LISTEN          the runner's address (default 127.0.0.1:3000)
 #   STATE_DIR       where the SQLite files live (default .spin)
 #   RUNNER          the runner's binary (default ./target/dist/glossa, what `make up` builds)
 #   LANGUAGE_TOOLS  the language-tools service's binary (default
 #                   ./target/release/glossa-language-tools, what `make up` builds)
+#   GLOSSA_MODELS_DIR  the inference service's models folder (default $STATE_DIR/models)
 # SPIN_VARIABLE_* in the environment configure the application (see spin.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +17,11 @@ cd "$(dirname "$0")/.."
 LISTEN=${LISTEN:-127.0.0.1:3000}
 STATE_DIR=${STATE_DIR:-.spin}
 RUNNER=${RUNNER:-./target/dist/glossa}
-ENGINE=${SPIN_VARIABLE_ENGINE:-apertium}
+ENGINE=${SPIN_VARIABLE_ENGINE:-ctranslate2,apertium}
+ENGINE=${ENGINE// /}
 APERTIUM_URL=${SPIN_VARIABLE_APERTIUM_URL:-http://127.0.0.1:2737}
+INFERENCE_URL=${SPIN_VARIABLE_INFERENCE_URL:-http://127.0.0.1:2741}
+export GLOSSA_MODELS_DIR=${GLOSSA_MODELS_DIR:-$STATE_DIR/models}
 LANGUAGE_TOOLS=${LANGUAGE_TOOLS:-./target/release/glossa-language-tools}
 LANGUAGE_TOOLS_URL=${SPIN_VARIABLE_LANGUAGE_TOOLS_URL:-http://127.0.0.1:2740}
 
@@ -38,7 +44,31 @@ started() {
     done
 }
 
-if [ "$ENGINE" = apertium ]; then
+# secret NAME: the variable's value, or a secret made for this run (exported for the runner).
+secret() {
+    local variable=SPIN_VARIABLE_$1
+    if [ -z "${!variable:-}" ]; then
+        export "$variable=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+    fi
+}
+
+# The inference service (the ctranslate2 engine's models), on loopback with a secret made for
+# this run unless one is given; the zh→en package setup.sh fetched is installed on first use.
+if [[ ,$ENGINE, == *,ctranslate2,* ]] && [[ $INFERENCE_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
+    port=${BASH_REMATCH[2]}
+    if [ ! -e "$GLOSSA_MODELS_DIR/zh-en/installed.json" ] && [ -s target/models/translate-zh_en.argosmodel ]; then
+        "$RUNNER" models install target/models/translate-zh_en.argosmodel
+    fi
+    secret INFERENCE_SECRET
+    echo "Starting the inference service on 127.0.0.1:$port (it loads its models first)"
+    INFERENCE_SECRET=$SPIN_VARIABLE_INFERENCE_SECRET PYTHONPATH=services/inference \
+        target/inference-venv/bin/python -m glossa_inference --listen "127.0.0.1:$port" \
+        --models "$GLOSSA_MODELS_DIR" >"$STATE_DIR/inference.log" 2>&1 &
+    pids+=($!)
+    started "http://127.0.0.1:$port/health" "$STATE_DIR/inference.log"
+fi
+
+if [[ ,$ENGINE, == *,apertium,* ]]; then
     if [[ $APERTIUM_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
         port=${BASH_REMATCH[2]}
         echo "Starting Apertium APY on 127.0.0.1:$port"
@@ -53,10 +83,7 @@ fi
 # for this run unless one is given; the application gets both through its variables.
 if [[ $LANGUAGE_TOOLS_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
     port=${BASH_REMATCH[2]}
-    if [ -z "${SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET:-}" ]; then
-        SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
-        export SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET
-    fi
+    secret LANGUAGE_TOOLS_SECRET
     export SPIN_VARIABLE_LANGUAGE_TOOLS_URL=$LANGUAGE_TOOLS_URL
     [ -x "$LANGUAGE_TOOLS" ] || { echo "$LANGUAGE_TOOLS is not built: run \`make up\` (or set LANGUAGE_TOOLS)" >&2; exit 1; }
     echo "Starting the language-tools service on 127.0.0.1:$port (it loads its models first)"

@@ -82,7 +82,7 @@ fn an_unknown_engine_is_a_failed_check_and_a_503_naming_the_variable() {
         e2e::json!({
             "status": "error",
             "variable": "engine",
-            "message": "variable `engine`: unknown engine \"google\"; expected one of apertium, openai, deterministic",
+            "message": "variable `engine`: unknown engine \"google\"; expected a comma-separated list of ctranslate2, apertium, openai, deterministic",
         })
     );
     assert_eq!(report["checks"]["database"]["status"], "ok");

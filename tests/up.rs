@@ -1,5 +1,6 @@
-//! `scripts/up.sh`, what `make up` runs: it starts Apertium APY and the language-tools service on
-//! loopback beside the runner, serves real translations, says once at start whether the settings
+//! `scripts/up.sh`, what `make up` runs: it installs the zh→en model and starts the inference
+//! service, Apertium APY and the language-tools service on loopback beside the runner, serves
+//! real translations from both engines, says once at start whether the settings
 //! can work, and stops them all when it is told to stop.
 
 use std::net::{IpAddr, TcpStream, UdpSocket};
@@ -31,20 +32,25 @@ fn outward_address() -> Option<IpAddr> {
 }
 
 #[test]
-fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
+fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_stops_everything() {
     let runner = built_runner();
     let state = tempfile::tempdir().unwrap();
-    let (port, apy_port, tools_port) = (free_port(), free_port(), free_port());
+    let (port, apy_port, tools_port, inference_port) = (free_port(), free_port(), free_port(), free_port());
     let base = format!("http://127.0.0.1:{port}");
     let apy = format!("http://127.0.0.1:{apy_port}");
     let tools = format!("http://127.0.0.1:{tools_port}");
+    let inference = format!("http://127.0.0.1:{inference_port}");
     let mut up = Command::new("bash")
         .arg(workspace().join("scripts/up.sh"))
         .env("RUNNER", &runner)
         .env("LISTEN", format!("127.0.0.1:{port}"))
         .env("STATE_DIR", state.path())
-        .env("SPIN_VARIABLE_ENGINE", "apertium")
+        // The manifest's default engine list, `ctranslate2,apertium`.
+        .env_remove("SPIN_VARIABLE_ENGINE")
         .env("SPIN_VARIABLE_APERTIUM_URL", &apy)
+        .env("SPIN_VARIABLE_INFERENCE_URL", &inference)
+        .env_remove("SPIN_VARIABLE_INFERENCE_SECRET")
+        .env_remove("GLOSSA_MODELS_DIR")
         .env("SPIN_VARIABLE_BOOTSTRAP_ADMIN_KEY", BOOTSTRAP_ADMIN_KEY)
         .env("LANGUAGE_TOOLS", built_language_tools())
         .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", &tools)
@@ -59,14 +65,17 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
     let apy_started = answers(&apy, "/listPairs", Duration::from_secs(1));
     // up.sh made a secret for this run and gave it to both: the application uses the service.
     let health = started.then(|| request(&base, "GET", "/health", &[], None).unwrap().json());
-    let translation = started.then(|| {
+    let translations = started.then(|| {
         let auth = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
         let created = request(&base, "POST", "/v2/admin/developer-keys", &[("Authorization", &auth)], None).unwrap();
         let key = created.json()["key"].as_str().expect("a developer key").to_owned();
-        let body = json!({"text": ["Hello, how are you?"], "source_lang": "EN", "target_lang": "ES"}).to_string();
         let auth = format!("Service-Auth-Key {key}");
         let headers = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
-        request(&base, "POST", "/v2/translate", &headers, Some(body.as_bytes())).unwrap()
+        let translate = |text: &str, source: &str, target: &str| {
+            let body = json!({"text": [text], "source_lang": source, "target_lang": target}).to_string();
+            request(&base, "POST", "/v2/translate", &headers, Some(body.as_bytes())).unwrap()
+        };
+        (translate("Hello, how are you?", "EN", "ES"), translate("我喜欢读书。", "ZH", "EN-US"))
     });
     // APY listens on loopback only: the machine's outward address does not reach it.
     let reachable_from_outside = outward_address()
@@ -88,10 +97,15 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
 
     assert!(started, "the application did not answer on {base}");
     assert!(apy_started, "APY is not answering on {apy}; its log:\n{log}");
-    let translation = translation.unwrap();
-    assert_eq!(translation.status, 200, "{}", translation.text());
-    let text = translation.json()["translations"][0]["text"].as_str().unwrap_or_default().to_owned();
+    let (spanish, english) = translations.unwrap();
+    assert_eq!(spanish.status, 200, "{}", spanish.text());
+    let text = spanish.json()["translations"][0]["text"].as_str().unwrap_or_default().to_owned();
     assert!(text.contains("Hola"), "{text}");
+    assert_eq!(english.status, 200, "{}", english.text());
+    assert_eq!(english.header("x-service-engine"), Some("ctranslate2"));
+    let text = english.json()["translations"][0]["text"].as_str().unwrap_or_default().to_owned();
+    assert!(text.contains("read"), "{text}");
+    assert!(state.path().join("models/zh-en/installed.json").exists(), "up.sh installed the model");
     assert_ne!(reachable_from_outside, Some(true), "APY answers on a non-loopback address");
     assert!(status.is_some(), "scripts/up.sh did not stop within 30 s of SIGTERM");
     assert!(!answers(&base, "/health", Duration::ZERO), "the runner still answers after up.sh stopped");
@@ -102,6 +116,7 @@ fn up_serves_apertium_translations_with_apy_on_loopback_and_stops_everything() {
         !answers(&tools, "/health", Duration::ZERO),
         "the language-tools service still answers after up.sh stopped"
     );
+    assert!(!answers(&inference, "/health", Duration::ZERO), "the inference service still answers after up.sh stopped");
 }
 
 #[test]

@@ -153,6 +153,17 @@ impl Options {
             .env("SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET)
     }
 
+    /// These options, with the application using the tests' inference service ([`inference`])
+    /// and its zh→en model.
+    pub fn with_inference(self) -> Options {
+        self.with_inference_at(inference())
+    }
+
+    /// These options, with the application using the inference service at `url`.
+    pub fn with_inference_at(self, url: &str) -> Options {
+        self.env("SPIN_VARIABLE_INFERENCE_URL", url).env("SPIN_VARIABLE_INFERENCE_SECRET", INFERENCE_SECRET)
+    }
+
     /// The runner's probe application.
     pub fn probe() -> Options {
         Options {
@@ -550,6 +561,50 @@ pub fn language_tools() -> &'static str {
         let command = |port| format!("{} --listen 127.0.0.1:{port}", binary.display());
         let env = [("LANGUAGE_TOOLS_SECRET", LANGUAGE_TOOLS_SECRET), ("GLOSSA_LOG", "warn")];
         serve_while_alive("the language-tools service", command, &env, "/health", Duration::from_secs(120))
+    })
+}
+
+/// The secret the tests' inference services are started with.
+pub const INFERENCE_SECRET: &str = "e2e-inference-secret";
+
+/// A models folder (`target/test-models`) holding the zh→en package that `scripts/setup.sh`
+/// fetched, installed with `glossa models install` once (an installation is renamed into place
+/// whole, so test processes racing here each see it complete).
+pub fn models_dir() -> &'static Path {
+    static MODELS: OnceLock<PathBuf> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        let folder = workspace().join("target/test-models");
+        if !folder.join("zh-en/installed.json").exists() {
+            let package = workspace().join("target/models/translate-zh_en.argosmodel");
+            assert!(package.exists(), "no zh→en model package: run `scripts/setup.sh`");
+            build_native();
+            let mut install = Command::new(runner_bin());
+            run(install.args(["models", "install", "--models-dir"]).arg(&folder).arg(&package));
+        }
+        folder
+    })
+}
+
+/// The shell command line that serves the inference service (`services/inference`, in the
+/// environment `scripts/setup.sh` makes) on `port` with the models of [`models_dir`].
+pub fn inference_command(port: u16) -> String {
+    let python = workspace().join("target/inference-venv/bin/python");
+    assert!(python.exists(), "no inference service environment: run `scripts/setup.sh`");
+    format!(
+        "cd {} && exec {} -m glossa_inference --listen 127.0.0.1:{port} --models {} --threads 1",
+        workspace().join("services/inference").display(),
+        python.display(),
+        models_dir().display()
+    )
+}
+
+/// The URL of the inference service for the tests, with the zh→en model: started once per test
+/// process, stopped when the process ends. It answers once its models are loaded.
+pub fn inference() -> &'static str {
+    static INFERENCE: OnceLock<String> = OnceLock::new();
+    INFERENCE.get_or_init(|| {
+        let env = [("INFERENCE_SECRET", INFERENCE_SECRET), ("GLOSSA_LOG", "warn")];
+        serve_while_alive("the inference service", inference_command, &env, "/health", Duration::from_secs(120))
     })
 }
 

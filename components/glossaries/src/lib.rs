@@ -24,6 +24,7 @@ use accounts::{Access, Principal};
 use api::params::missing;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::Coverage;
+use engines::Engine;
 use glossary::{DictionaryEntries, DictionaryObject, Monolingual, Multilingual, Operation, Patch, TSV, glossary_id};
 use platform_spin::{Host, serve_admitted};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};

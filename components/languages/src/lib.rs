@@ -13,6 +13,7 @@
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
 use catalogue::{Coverage, Include, ListKind, Resource, SERVED};
+use engines::Engine;
 use engines::language_tools::{LanguageTools, ToolsSettings};
 use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};

@@ -21,6 +21,10 @@ use translation::{DetectRequest, Sources, TranslateRequest};
 /// The detection endpoint; every other path routed here is a translate path.
 const DETECT_PATH: &str = "/v3/detect/language";
 
+/// Names the engines that translated: `ctranslate2`, or `ctranslate2+apertium` for a pivot through
+/// English; several, comma-separated, when texts in several languages took different routes.
+const ENGINE_HEADER: &str = "x-service-engine";
+
 /// When `GET /v2/translate` was deprecated (2025-03-01), as RFC 9745 writes dates.
 const GET_DEPRECATED_SINCE: &str = "@1740787200";
 
@@ -81,7 +85,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
     )?;
     let engine = engines::configured(&services)?;
     let detector = engines::Detector::configured(&services);
-    let translations = translation::translate(&parsed, engine.as_ref(), &Sources::with_terms(&terms), &detector)?;
+    let translations = translation::translate(&parsed, &engine, &Sources::with_terms(&terms), &detector)?;
     metering::charge(
         &services,
         Charge {
@@ -92,6 +96,7 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
         },
     )?;
 
+    let served_by = engine.served_by();
     let answer = Answer {
         translations: translations
             .items
@@ -100,12 +105,13 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
                 detected_source_language: item.detected_source_language,
                 text: &item.text,
                 billed_characters: parsed.show_billed_characters.then_some(item.billed_characters),
-                model_type_used: parsed.model_type.map(|model| model.used()),
+                model_type_used: parsed.model_type.map(|model| model.used(&served_by)),
                 tag_handling_version: parsed.tags.as_ref().map(|tags| tags.version.as_str()),
             })
             .collect(),
     };
-    Ok(ApiResponse::json(200, &answer))
+    let response = ApiResponse::json(200, &answer);
+    Ok(if served_by.is_empty() { response } else { response.with_header(ENGINE_HEADER, served_by.join(", ")) })
 }
 
 /// `POST /v3/detect/language`: authenticated and rate-limited like every request, billed nothing.

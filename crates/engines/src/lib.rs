@@ -2,14 +2,17 @@
 //!
 //! The components own the API (validation, glossaries, tag handling, sentence splitting, billing);
 //! an [`Engine`] only does the language work: it turns the texts of one [`EngineRequest`] into as
-//! many translations, in order. Three engines implement it:
+//! many translations, in order. Four engines implement it:
 //!
+//! * [`ctranslate2`]: neural models (Argos Translate / OPUS-MT packages) in Glossa's inference
+//!   service, offline, one model per direct pair;
 //! * [`apertium`]: Apertium APY over HTTP, rule-based and offline, pivoting through a third
 //!   language where no direct pair is installed;
 //! * [`openai`]: any OpenAI-compatible chat-completions endpoint, one call per request;
 //! * [`deterministic`]: reproducible pseudo-translations for tests and the sandbox.
 //!
-//! [`configured`] picks and configures one from Spin variables (see [`config`]), and an engine's
+//! [`configured`] builds the priority list the Spin variables name (see [`config`]) as one
+//! [`Chain`], which picks an engine per pair and pivots through English across engines; an engine's
 //! [`Engine::coverage`] says, in the catalogue's terms, which pairs it translates: the language
 //! listings and the glossary checks ask it, not the catalogue alone. [`Detector`] guesses the
 //! source language when the client sent none: through the language-tools service
@@ -23,7 +26,9 @@
 //! into the API's answers.
 
 pub mod apertium;
+pub mod chain;
 pub mod config;
+pub mod ctranslate2;
 pub mod detect;
 pub mod deterministic;
 mod edge;
@@ -38,7 +43,9 @@ mod test_support;
 pub use apertium::ApertiumEngine;
 pub use catalogue::Coverage;
 use catalogue::Language;
-pub use config::{EngineSettings, configured};
+pub use chain::Chain;
+pub use config::{EngineList, EngineSettings, configured};
+pub use ctranslate2::Ctranslate2Engine;
 pub use detect::{Builtin, DetectLanguage, Detector, detect};
 pub use deterministic::DeterministicEngine;
 pub use error::{ConfigError, EngineError};
@@ -54,6 +61,17 @@ pub trait Engine {
     /// request validation. An engine that cannot tell (its server is down) answers
     /// [`EngineError::Unavailable`] rather than a wrong listing.
     fn coverage(&self) -> Result<Coverage, EngineError>;
+
+    /// Whether this engine translates from `source` into `target`: `Ok`, or
+    /// [`EngineError::UnsupportedPair`], or the engine's failure to tell (which the caller
+    /// answers as unavailability, not as a pair it lacks).
+    fn check_pair(&self, source: &'static Language, target: &'static Language) -> Result<(), EngineError> {
+        if self.coverage()?.supports_pair(source, target) {
+            Ok(())
+        } else {
+            Err(EngineError::UnsupportedPair { from: source, to: target })
+        }
+    }
 
     /// What this engine does with the optional parts of a request, for the language endpoints
     /// (the catalogue's features are intersected with these).

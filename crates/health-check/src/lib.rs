@@ -21,7 +21,7 @@ use engines::language_tools::{LanguageTools, ToolsSettings};
 
 use std::time::SystemTime;
 
-use engines::EngineSettings;
+use engines::EngineList;
 use platform::{Database, KeyValue, OutboundHttp, Services, Value, Variables};
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -78,9 +78,9 @@ pub struct LanguageToolsCheck {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EngineCheck {
     pub status: &'static str,
-    /// The engine the settings choose, when they can work.
+    /// The engines the settings list, comma-separated in priority order, when they can work.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub engine: Option<&'static str>,
+    pub engine: Option<String>,
     /// The variable at fault, when they cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variable: Option<&'static str>,
@@ -183,7 +183,7 @@ fn check_language_tools(vars: &dyn Variables, http: &dyn OutboundHttp) -> Langua
 }
 
 fn check_engine(vars: &dyn Variables) -> EngineCheck {
-    match EngineSettings::check_variables(vars) {
+    match EngineList::check_variables(vars) {
         Ok(engine) => EngineCheck { status: "ok", engine: Some(engine), variable: None, message: None },
         Err(error) => {
             eprintln!("health: engine configuration: {error}");
@@ -244,7 +244,7 @@ mod tests {
         assert!(first.is_healthy());
         assert_eq!(
             first.checks.engine,
-            EngineCheck { status: "ok", engine: Some("deterministic"), variable: None, message: None }
+            EngineCheck { status: "ok", engine: Some("deterministic".into()), variable: None, message: None }
         );
         assert_eq!(first.deployment.as_deref(), Some("eu-1"));
         assert_eq!(first.checked_at, "2023-11-14T22:13:20Z");

@@ -145,7 +145,22 @@ mod tests {
         let refused = message(r#"{"text": ["a"], "target_lang": "AF", "model_type": "latency_optimized"}"#);
         assert!(refused.contains("'AF'") && refused.contains("quality_optimized"), "{refused}");
         assert!(parse(r#"{"text": ["a"], "target_lang": "AF", "model_type": "quality_optimized"}"#).is_ok());
-        assert_eq!(ModelType::PreferQualityOptimized.used(), "quality_optimized");
+        assert_eq!(ModelType::PreferQualityOptimized.used(&[]), "quality_optimized");
+    }
+
+    #[test]
+    fn the_model_type_used_is_the_kind_of_model_that_served() {
+        let routes = |names: &[&str]| names.iter().map(|name| name.to_string()).collect::<Vec<_>>();
+        let latency = ModelType::LatencyOptimized;
+        let quality = ModelType::QualityOptimized;
+        assert_eq!(latency.used(&routes(&["ctranslate2"])), "quality_optimized");
+        assert_eq!(quality.used(&routes(&["ctranslate2", "openai"])), "quality_optimized");
+        assert_eq!(quality.used(&routes(&["ctranslate2+apertium"])), "latency_optimized");
+        assert_eq!(quality.used(&routes(&["ctranslate2", "apertium"])), "latency_optimized");
+        // The deterministic stand-in, or nothing to translate: what was asked.
+        assert_eq!(latency.used(&routes(&["deterministic"])), "latency_optimized");
+        assert_eq!(quality.used(&routes(&["deterministic"])), "quality_optimized");
+        assert_eq!(latency.used(&[]), "latency_optimized");
     }
 
     #[test]

@@ -38,11 +38,24 @@ impl ModelType {
         }
     }
 
-    /// What the answer reports in `model_type_used`.
-    pub fn used(self) -> &'static str {
-        match self {
-            ModelType::LatencyOptimized => "latency_optimized",
-            ModelType::QualityOptimized | ModelType::PreferQualityOptimized => "quality_optimized",
+    /// What the answer reports in `model_type_used`, given the routes that served the request
+    /// (`Chain::served_by`): the kind of model that translated. Neural engines
+    /// (`ctranslate2`, `openai`) are `quality_optimized`; a rule-based one (`apertium`) on any
+    /// route makes it `latency_optimized`. Where no engine says (nothing needed translating, or
+    /// the deterministic stand-in served), it is the kind that was asked for.
+    pub fn used(self, served_by: &[String]) -> &'static str {
+        const LATENCY: &str = "latency_optimized";
+        const QUALITY: &str = "quality_optimized";
+        let kinds: Vec<Option<bool>> = served_by.iter().map(|route| engines::chain::neural(route)).collect();
+        if kinds.contains(&Some(false)) {
+            LATENCY
+        } else if !kinds.is_empty() && kinds.iter().all(|kind| *kind == Some(true)) {
+            QUALITY
+        } else {
+            match self {
+                ModelType::LatencyOptimized => LATENCY,
+                ModelType::QualityOptimized | ModelType::PreferQualityOptimized => QUALITY,
+            }
         }
     }
 }

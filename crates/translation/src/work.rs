@@ -84,16 +84,10 @@ pub fn translate(
         None => detect(request, detector)?,
     };
 
-    let coverage = if languages.iter().any(|source| source.base_code() != target.base_code()) {
-        Some(engine.coverage()?)
-    } else {
-        None
-    };
+    let mut checked = BTreeSet::new();
     for &source in &languages {
-        if source.base_code() != target.base_code()
-            && !coverage.as_ref().is_some_and(|coverage| coverage.supports_pair(source, target))
-        {
-            return Err(EngineError::UnsupportedPair { from: source, to: target }.into());
+        if source.base_code() != target.base_code() && checked.insert(source.base_code()) {
+            engine.check_pair(source.base(), target)?;
         }
     }
 

@@ -5,7 +5,7 @@
 //! corrected text when the check fails, so nothing here judges the model's answer beyond its shape.
 
 use catalogue::Language;
-use engines::{EngineError, EngineSettings, OpenAiEngine};
+use engines::{EngineError, EngineList, OpenAiEngine};
 
 use crate::improve::{Rephraser, ToolsError};
 use crate::request::{Change, Style, Tone};
@@ -83,15 +83,12 @@ pub struct EngineRephraser<'a> {
 }
 
 impl<'a> EngineRephraser<'a> {
-    /// The rephraser of the deployment: `Some` when the translation engine is `openai`. Settings
+    /// The rephraser of the deployment: `Some` when the engine list has `openai`. Settings
     /// that cannot work give none here; a translation needing them answers the problem.
     pub fn configured(services: &platform::Services<'a>) -> Option<EngineRephraser<'a>> {
-        match EngineSettings::from_variables(services.vars) {
-            Ok(EngineSettings::OpenAi(settings)) => {
-                Some(EngineRephraser { engine: OpenAiEngine::new(settings, services.http) })
-            }
-            _ => None,
-        }
+        let list = EngineList::from_variables(services.vars).ok()?;
+        let settings = list.openai()?.clone();
+        Some(EngineRephraser { engine: OpenAiEngine::new(settings, services.http) })
     }
 }
 

@@ -10,7 +10,7 @@
 
 use catalogue::Language;
 use engines::language_tools::{self, LanguageTools};
-use engines::{ConfigError, DetectLanguage, Detector, Engine, EngineError, EngineRequest};
+use engines::{Chain, ConfigError, DetectLanguage, Detector, Engine, EngineError, EngineRequest};
 
 use crate::improve::{TextTools, ToolsError};
 
@@ -20,7 +20,7 @@ pub struct ServiceTools<'a> {
     corrector: Option<LanguageTools<'a>>,
     /// The translation engine, or why the variables cannot give one (answered only when a text
     /// needs translating).
-    engine: Result<Box<dyn Engine + 'a>, ConfigError>,
+    engine: Result<Chain<'a>, ConfigError>,
 }
 
 impl<'a> ServiceTools<'a> {
