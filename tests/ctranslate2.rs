@@ -220,6 +220,20 @@ fn with_a_service_never_reached_chinese_is_unavailable_and_apertium_serves_the_r
 }
 
 #[test]
+fn the_health_check_lists_the_model_pairs_and_degrades_while_the_service_is_down() {
+    let (app, _) = app();
+    let health = app.get("/health");
+    assert_eq!(health.status, 200, "{}", health.text());
+    assert_eq!(health.json()["status"], "ok");
+    assert_eq!(health.json()["checks"]["inference"], json!({"status": "ok", "configured": true, "pairs": ["zh-en"]}));
+    let (down, _) = app_with(&format!("http://127.0.0.1:{}", free_port()));
+    let health = down.get("/health");
+    assert_eq!(health.status, 200, "the other engines still serve: {}", health.text());
+    assert_eq!(health.json()["status"], "degraded");
+    assert_eq!(health.json()["checks"]["inference"]["status"], "error");
+}
+
+#[test]
 fn without_the_inference_secret_the_health_check_names_it() {
     let app = TestApp::start(Options::app().env("SPIN_VARIABLE_ENGINE", "ctranslate2,apertium"));
     let health = app.get("/health");

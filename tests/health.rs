@@ -25,6 +25,8 @@ fn health_reports_ok_and_records_each_check() {
     assert_eq!(first["checks"]["database"]["checks_recorded"], 1);
     assert_eq!(first["checks"]["key_value"]["status"], "ok");
     assert!(first["checks"]["key_value"].get("previous_check_at").is_none(), "{first}");
+    // The deterministic engine needs no inference service.
+    assert_eq!(first["checks"]["inference"], e2e::json!({"status": "ok", "configured": false, "pairs": []}));
 
     let second = app.get("/health").json();
     assert_eq!(second["checks"]["database"]["checks_recorded"], 2);

@@ -138,6 +138,14 @@ impl EngineList {
         self.0.iter().map(EngineSettings::engine_name).collect::<Vec<_>>().join(",")
     }
 
+    /// The settings of the `ctranslate2` engine, when the list has it.
+    pub fn ctranslate2(&self) -> Option<&Ctranslate2Settings> {
+        self.0.iter().find_map(|engine| match engine {
+            EngineSettings::Ctranslate2(settings) => Some(settings),
+            _ => None,
+        })
+    }
+
     /// The settings of the `openai` engine, when the list has it.
     pub fn openai(&self) -> Option<&OpenAiSettings> {
         self.0.iter().find_map(|engine| match engine {

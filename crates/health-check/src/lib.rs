@@ -16,12 +16,17 @@
 //! languages it covers. The service is optional: when it is down, detection falls back to the
 //! built-in detector and only text improvement stops, so the report is `degraded`, still a 200,
 //! not `unavailable` (a load balancer must not take translation away for it).
+//!
+//! The `inference` check says which language pairs the `ctranslate2` engine's models translate,
+//! asking the inference service (with its secret) when the engine list names it. A service that
+//! does not answer makes the report `degraded` too: the other engines of the list still serve,
+//! and its pairs answer 503 until it is back.
 
 use engines::language_tools::{LanguageTools, ToolsSettings};
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-use engines::EngineList;
+use engines::{Ctranslate2Engine, EngineList};
 use platform::{Database, KeyValue, OutboundHttp, Services, Value, Variables};
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -39,8 +44,8 @@ const SQL_RECORD_CHECK: &str = "INSERT INTO health_checks (id, checks, last_chec
 /// What `GET /health` answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// `ok` when every check passed, `degraded` when only the language-tools service failed,
-    /// `unavailable` when another check did.
+    /// `ok` when every check passed, `degraded` when only the language-tools or the inference
+    /// service failed, `unavailable` when another check did.
     pub status: &'static str,
     /// The `deployment_name` variable, if set.
     pub deployment: Option<String>,
@@ -55,7 +60,26 @@ pub struct Checks {
     pub database: DatabaseCheck,
     pub key_value: KeyValueCheck,
     pub language_tools: LanguageToolsCheck,
+    pub inference: InferenceCheck,
 }
+
+/// Whether the inference service answers, and the pairs its models translate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InferenceCheck {
+    /// `ok` (answering, or not used), `error` (the engine list names `ctranslate2` and the
+    /// service does not answer).
+    pub status: &'static str,
+    /// Whether the engine list names `ctranslate2`.
+    pub configured: bool,
+    /// The pairs of the installed models, `zh-en` style, sorted; empty when not answering.
+    pub pairs: Vec<String>,
+    /// What is wrong, when something is (never a secret or a URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// How long the check waits for the inference service.
+const INFERENCE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Which detector serves, and whether the language-tools service answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -106,8 +130,8 @@ pub struct KeyValueCheck {
 }
 
 impl Report {
-    /// Whether the application serves: every check passed, or only the optional
-    /// language-tools service failed (`degraded`).
+    /// Whether the application serves: every check passed, or only the language-tools or the
+    /// inference service failed (`degraded`).
     pub fn is_healthy(&self) -> bool {
         self.status != "unavailable"
     }
@@ -137,13 +161,41 @@ pub fn check(services: &Services<'_>) -> Report {
         }
     };
     let language_tools = check_language_tools(services.vars, services.http);
+    let inference = check_inference(services.vars, services.http);
     let healthy = engine.status == "ok" && database.status == "ok" && key_value.status == "ok";
-    let status = match (healthy, language_tools.status) {
-        (false, _) => "unavailable",
-        (true, "ok") => "ok",
-        (true, _) => "degraded",
+    let status = match (healthy, language_tools.status, inference.status) {
+        (false, _, _) => "unavailable",
+        (true, "ok", "ok") => "ok",
+        (true, _, _) => "degraded",
     };
-    Report { status, deployment, checked_at, checks: Checks { engine, database, key_value, language_tools } }
+    Report { status, deployment, checked_at, checks: Checks { engine, database, key_value, language_tools, inference } }
+}
+
+/// Asks the inference service for its models when the engine list names `ctranslate2`. Settings
+/// that cannot work are the `engine` check's to report.
+fn check_inference(vars: &dyn Variables, http: &dyn OutboundHttp) -> InferenceCheck {
+    let not_used = InferenceCheck { status: "ok", configured: false, pairs: Vec::new(), message: None };
+    let Ok(list) = EngineList::from_variables(vars) else { return not_used };
+    let Some(settings) = list.ctranslate2() else { return not_used };
+    let mut settings = settings.clone();
+    settings.timeout = settings.timeout.min(INFERENCE_TIMEOUT);
+    match Ctranslate2Engine::new(settings, http, None).models() {
+        Ok(models) => {
+            let mut pairs: Vec<String> =
+                models.iter().map(|model| format!("{}-{}", model.source, model.target)).collect();
+            pairs.sort();
+            InferenceCheck { status: "ok", configured: true, pairs, message: None }
+        }
+        Err(error) => {
+            eprintln!("health: inference service: {error}");
+            InferenceCheck {
+                status: "error",
+                configured: true,
+                pairs: Vec::new(),
+                message: Some("the inference service does not answer: the ctranslate2 engine's pairs go to the next engine in the list, or answer 503".into()),
+            }
+        }
+    }
 }
 
 fn check_language_tools(vars: &dyn Variables, http: &dyn OutboundHttp) -> LanguageToolsCheck {
@@ -357,6 +409,46 @@ mod tests {
         assert_eq!((tools.status, tools.detection), ("error", "built-in"));
         let json = serde_json::to_string(&report).unwrap();
         assert!(!json.contains("tools-secret") && !json.contains("127.0.0.1"), "{json}");
+    }
+
+    /// An inference service with one zh→en model, or one that does not answer (`None`).
+    struct FakeInference(Option<&'static str>);
+
+    impl OutboundHttp for FakeInference {
+        fn send(&self, request: platform::HttpRequest) -> Result<platform::HttpResponse, platform::HttpError> {
+            assert_eq!(request.url, "http://127.0.0.1:2741/v1/translation/models");
+            assert!(request.timeout.is_some_and(|timeout| timeout <= INFERENCE_TIMEOUT));
+            match self.0 {
+                Some(body) => Ok(platform::HttpResponse { status: 200, headers: Vec::new(), body: body.into() }),
+                None => Err(platform::HttpError::Unreachable { url: request.url, reason: "refused".into() }),
+            }
+        }
+    }
+
+    #[test]
+    fn the_inference_check_lists_the_model_pairs_or_degrades_the_report() {
+        let host = host(0);
+        let report = check(&host.services());
+        assert_eq!(
+            report.checks.inference,
+            InferenceCheck { status: "ok", configured: false, pairs: vec![], message: None }
+        );
+        let mut host = self::host(0);
+        host.vars.insert("engine".to_owned(), "ctranslate2,deterministic".to_owned());
+        host.vars.insert("inference_secret".to_owned(), "inference-secret".to_owned());
+        let models = r#"{"models": [{"source": "zh", "target": "en", "name": "m", "version": "1"},
+            {"source": "de", "target": "en", "name": "n", "version": "2"}]}"#;
+        let report = check(&Services { http: &FakeInference(Some(models)), ..host.services() });
+        assert_eq!(report.status, "ok");
+        assert_eq!(
+            (report.checks.inference.configured, &report.checks.inference.pairs[..]),
+            (true, &["de-en".to_owned(), "zh-en".to_owned()][..])
+        );
+        let report = check(&Services { http: &FakeInference(None), ..host.services() });
+        assert_eq!(report.status, "degraded");
+        assert_eq!(report.checks.inference.status, "error");
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(!json.contains("inference-secret") && !json.contains("127.0.0.1"), "{json}");
     }
 
     #[test]

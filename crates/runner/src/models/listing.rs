@@ -114,7 +114,7 @@ pub fn remove_command(models_dir: &Path, pair: &str) -> anyhow::Result<()> {
         ),
         None => println!("Removed {pair} from {}.", models_dir.display()),
     }
-    println!("{PICKED_UP}; the language listings stop showing the pair within 30 seconds.");
+    println!("{PICKED_UP}; the language listings stop showing the pair within 15 seconds.");
     Ok(())
 }
 

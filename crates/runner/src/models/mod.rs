@@ -206,7 +206,7 @@ fn install_command(request: &Install) -> anyhow::Result<()> {
         let left_out: Vec<String> = installed.left_out.iter().map(|name| format!("{name}/")).collect();
         println!("Left out what the inference service does not use: {}.", left_out.join(", "));
     }
-    println!("{PICKED_UP}; the language listings show {pair} within 30 seconds.");
+    println!("{PICKED_UP}; the language listings show {pair} within 15 seconds.");
     Ok(())
 }
 
