@@ -54,6 +54,8 @@ fn chinese_comes_back_as_fluent_english_from_the_neural_model() {
             "source_lang": "ZH",
             "target_lang": "EN-US",
             "model_type": "prefer_quality_optimized",
+            // English has no formality: `prefer_*` falls back to the default.
+            "formality": "prefer_more",
         }),
     );
     let out = texts(&reply);
