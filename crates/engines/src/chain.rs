@@ -24,6 +24,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use catalogue::Language;
 
@@ -45,13 +46,19 @@ enum Route {
 pub struct Chain<'a> {
     engines: Vec<Box<dyn Engine + 'a>>,
     served: RefCell<Vec<String>>,
+    /// Each engine's coverage, once asked, for the rest of this chain's (one request's) life:
+    /// an engine that cannot say is asked once, and its failure logged once.
+    coverages: RefCell<Option<Rc<Coverages>>>,
 }
+
+/// Each engine's coverage, or why it cannot say, in list order.
+type Coverages = Vec<Result<Coverage, EngineError>>;
 
 impl<'a> Chain<'a> {
     /// The engines in priority order; the list is not empty.
     pub fn new(engines: Vec<Box<dyn Engine + 'a>>) -> Chain<'a> {
         assert!(!engines.is_empty(), "a chain has at least one engine");
-        Chain { engines, served: RefCell::new(Vec::new()) }
+        Chain { engines, served: RefCell::new(Vec::new()), coverages: RefCell::new(None) }
     }
 
     /// The routes that served this chain's translations, in order of first use: `ctranslate2`,
@@ -61,17 +68,24 @@ impl<'a> Chain<'a> {
     }
 
     /// Each engine's coverage, in list order; failures are logged.
-    fn coverages(&self) -> Vec<Result<Coverage, EngineError>> {
-        self.engines
-            .iter()
-            .map(|engine| {
-                let coverage = engine.coverage();
-                if let Err(error) = &coverage {
-                    eprintln!("engine list: {} cannot say what it covers: {error}", engine.name());
-                }
-                coverage
-            })
-            .collect()
+    fn coverages(&self) -> Rc<Coverages> {
+        if let Some(known) = self.coverages.borrow().as_ref() {
+            return Rc::clone(known);
+        }
+        let found: Rc<Coverages> = Rc::new(
+            self.engines
+                .iter()
+                .map(|engine| {
+                    let coverage = engine.coverage();
+                    if let Err(error) = &coverage {
+                        eprintln!("engine list: {} cannot say what it covers: {error}", engine.name());
+                    }
+                    coverage
+                })
+                .collect(),
+        );
+        *self.coverages.borrow_mut() = Some(Rc::clone(&found));
+        found
     }
 
     /// The routes for a pair, best first, and the first failure to learn an engine's coverage.
@@ -152,7 +166,7 @@ impl Engine for Chain<'_> {
         let mut pairs = BTreeSet::new();
         let (mut into_english, mut from_english) = (BTreeSet::new(), BTreeSet::new());
         let mut known = false;
-        for coverage in self.coverages() {
+        for coverage in self.coverages().iter() {
             match coverage {
                 Ok(Coverage::All) => return Ok(Coverage::All),
                 Ok(Coverage::Pairs(covered)) => {
@@ -167,7 +181,7 @@ impl Engine for Chain<'_> {
                         }
                     }
                 }
-                Err(error) => failure = failure.or(Some(error)),
+                Err(error) => failure = failure.or(Some(error.clone())),
             }
         }
         if !known && let Some(error) = failure {

@@ -1,4 +1,4 @@
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::*;
 use crate::test_support::language;
@@ -11,10 +11,18 @@ struct Scripted {
     down: bool,
     blind: bool,
     asked: RefCell<Vec<String>>,
+    coverage_asked: Cell<usize>,
 }
 
 fn scripted(name: &'static str, pairs: &[(&'static str, &'static str)]) -> Scripted {
-    Scripted { name, pairs: pairs.to_vec(), down: false, blind: false, asked: RefCell::new(Vec::new()) }
+    Scripted {
+        name,
+        pairs: pairs.to_vec(),
+        down: false,
+        blind: false,
+        asked: RefCell::new(Vec::new()),
+        coverage_asked: Cell::new(0),
+    }
 }
 
 fn unavailable(engine: &'static str) -> EngineError {
@@ -23,6 +31,7 @@ fn unavailable(engine: &'static str) -> EngineError {
 
 impl Engine for &Scripted {
     fn coverage(&self) -> Result<Coverage, EngineError> {
+        self.coverage_asked.set(self.coverage_asked.get() + 1);
         if self.blind { Err(unavailable(self.name)) } else { Ok(Coverage::pairs(self.pairs.iter().copied())) }
     }
 
@@ -131,6 +140,7 @@ fn an_engine_that_cannot_say_what_it_covers_makes_unknown_pairs_unavailable_not_
     assert!(!coverage.supports_pair(language("ZH"), language("EN")));
     assert_eq!(chain.check_pair(language("ZH"), language("EN")), Err(unavailable("ctranslate2")));
     assert!(chain.check_pair(language("EN"), language("ES")).is_ok());
+    assert_eq!(neural.coverage_asked.get(), 1, "a chain asks each engine once");
 
     let alone = [&neural];
     assert_eq!(chain_of(&alone).coverage().unwrap_err(), unavailable("ctranslate2"));
