@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use terms::{GlossaryMatcher, Segment};
 
 use crate::config::{parse_url, read};
-use crate::error::{excerpt, unreachable};
+use crate::error::{server_message, unreachable};
 use crate::{Capabilities, ConfigError, Coverage, Engine, EngineError, EngineRequest};
 
 /// The engine's name, as the `engine` variable spells it.
@@ -75,8 +75,8 @@ impl std::fmt::Debug for Ctranslate2Settings {
 }
 
 impl Ctranslate2Settings {
-    /// The settings the variables describe; the secret is required, and read only when `secrets`
-    /// (the health check validates the rest without it).
+    /// The settings the variables describe; the secret is required, and read only when
+    /// `read_secret` (the health check validates the rest without it).
     pub(crate) fn from_variables(
         vars: &dyn Variables,
         timeout: Duration,
@@ -220,7 +220,7 @@ impl<'a> Ctranslate2Engine<'a> {
         if response.status != 200 {
             return Err(EngineError::Unavailable {
                 engine: NAME,
-                reason: format!("{url} answered status {}: {}", response.status, message(&response.body)),
+                reason: format!("{url} answered status {}: {}", response.status, server_message(&response.body)),
             });
         }
         let list: ModelList = serde_json::from_slice(&response.body)
@@ -249,7 +249,7 @@ impl<'a> Ctranslate2Engine<'a> {
                 reason: format!(
                     "{url} answered status {} for {source}→{target}: {}",
                     response.status,
-                    message(&response.body)
+                    server_message(&response.body)
                 ),
             });
         }
@@ -301,14 +301,6 @@ impl Engine for Ctranslate2Engine<'_> {
     fn name(&self) -> &'static str {
         NAME
     }
-}
-
-/// The service's `{"message"}`, or an excerpt of the body.
-fn message(body: &[u8]) -> String {
-    serde_json::from_slice::<serde_json::Value>(body)
-        .ok()
-        .and_then(|value| value.get("message").and_then(|message| message.as_str()).map(str::to_owned))
-        .unwrap_or_else(|| excerpt(&String::from_utf8_lossy(body), 200))
 }
 
 /// A text with its glossary terms wrapped in placeholder pairs, and each pair's target term.

@@ -87,3 +87,17 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
     }
     excerpt
 }
+
+/// What a back end's error body says: its `explanation` (APY) or `message` (the inference
+/// service), or else an excerpt of the body.
+pub(crate) fn server_message(body: &[u8]) -> String {
+    #[derive(serde::Deserialize)]
+    struct ErrorBody {
+        explanation: Option<String>,
+        message: Option<String>,
+    }
+    match serde_json::from_slice::<ErrorBody>(body) {
+        Ok(ErrorBody { explanation: Some(text), .. } | ErrorBody { message: Some(text), .. }) => excerpt(&text, 200),
+        _ => excerpt(&String::from_utf8_lossy(body), 200),
+    }
+}

@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 use terms::{GlossaryMatcher, Segment, capitalise};
 
 use self::pairs::{Leg, PairTable, Plan, RawPairs};
-use crate::error::{excerpt, unreachable};
+use crate::error::{server_message, unreachable};
 use crate::text::split_outer_whitespace;
 use crate::{Capabilities, Coverage, Engine, EngineError, EngineRequest};
 
@@ -217,7 +217,7 @@ impl<'a> ApertiumEngine<'a> {
                 reason: format!(
                     "{url} answered status {} for {langpair}: {}",
                     response.status,
-                    explanation(&response.body)
+                    server_message(&response.body)
                 ),
             });
         }
@@ -267,19 +267,6 @@ impl Engine for ApertiumEngine<'_> {
 
     fn name(&self) -> &'static str {
         NAME
-    }
-}
-
-/// APY's explanation of an error (`{"explanation": ...}`), or an excerpt of the body.
-fn explanation(body: &[u8]) -> String {
-    #[derive(Deserialize)]
-    struct ErrorBody {
-        explanation: Option<String>,
-        message: Option<String>,
-    }
-    match serde_json::from_slice::<ErrorBody>(body) {
-        Ok(ErrorBody { explanation: Some(text), .. } | ErrorBody { message: Some(text), .. }) => excerpt(&text, 200),
-        _ => excerpt(&String::from_utf8_lossy(body), 200),
     }
 }
 
