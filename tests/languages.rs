@@ -113,7 +113,7 @@ fn only_the_resources_this_deployment_serves_are_advertised() {
     let resources = app.call("GET", "/v3/languages/resources", &key).json();
     let names: Vec<&str> =
         resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["translate_text", "glossary", "write"]);
+    assert_eq!(names, ["translate_text", "glossary", "write", "style_rules", "translation_memory"]);
     for (resource, method, path) in RESOURCE_ENDPOINTS {
         let endpoint =
             app.request(method, path, &[("authorization", &format!("Service-Auth-Key {key}"))], Some(b"{}".as_slice()));
@@ -131,17 +131,22 @@ fn only_the_resources_this_deployment_serves_are_advertised() {
         assert_eq!(app.call("POST", path, &key).status, 404, "{path}");
     }
 
-    // Translation features that rest on resources not served are not offered either.
+    // Translation features rest on resources that are served: style rule lists and translation
+    // memories.
     let translate = app.call("GET", "/v3/languages?resource=translate_text", &key).json();
     let german = translate.as_array().unwrap().iter().find(|language| language["lang"] == "de").unwrap().clone();
     assert_eq!(
         german["features"],
-        json!({"formality": {"status": "stable"}, "tag_handling": {"status": "stable"},
-               "glossary": {"status": "stable"}, "auto_detection": {"status": "stable"}})
+        json!({"formality": {"status": "stable"}, "style_rules": {"status": "stable"}, "tag_handling": {"status": "stable"},
+               "glossary": {"status": "stable"}, "auto_detection": {"status": "stable"},
+               "translation_memory": {"status": "stable"}})
     );
     let features: Vec<&str> =
         resources[0]["features"].as_array().unwrap().iter().map(|feature| feature["name"].as_str().unwrap()).collect();
-    assert_eq!(features, ["formality", "tag_handling", "glossary", "auto_detection"]);
+    assert_eq!(
+        features,
+        ["formality", "style_rules", "tag_handling", "glossary", "auto_detection", "translation_memory"]
+    );
 }
 
 fn listed(listing: &e2e::Json) -> Vec<&str> {
@@ -167,7 +172,11 @@ fn write_is_listed_with_the_languages_the_language_tools_service_corrects_and_on
     let resources = bare.call("GET", "/v3/languages/resources", &bare_key).json();
     let names: Vec<&str> =
         resources.as_array().unwrap().iter().map(|resource| resource["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["translate_text", "glossary"], "no language-tools service: nothing can be improved");
+    assert_eq!(
+        names,
+        ["translate_text", "glossary", "style_rules", "translation_memory"],
+        "no language-tools service: nothing can be improved"
+    );
     let refused = bare.call("GET", "/v3/languages?resource=write", &bare_key);
     assert_eq!((refused.status, refused.json()), (400, json!({"message": "Value for 'resource' not supported."})));
 
@@ -185,7 +194,7 @@ fn write_is_listed_with_the_languages_the_language_tools_service_corrects_and_on
     );
     assert!(down.wait_for_log("cannot list the write languages").is_some(), "the cause is logged");
     let resources = down.call("GET", "/v3/languages/resources", &down_key).json();
-    assert_eq!(resources.as_array().unwrap().len(), 3, "write is configured, so it is served");
+    assert_eq!(resources.as_array().unwrap().len(), 5, "write is configured, so it is served");
 }
 
 #[test]

@@ -30,7 +30,13 @@ def main():
     # The application under test listens on its own port.
     description["servers"] = [{"url": base}]
     # v2 glossary entries come as tab-separated values: read them as text, as text/plain is read.
-    config = Config(extra_media_type_deserializers={"text/tab-separated-values": plain_loads})
+    config = Config(
+        extra_media_type_deserializers={
+            "text/tab-separated-values": plain_loads,
+            # Translation memories are exported as TMX files: read them as text too.
+            "application/x-tmx+xml": plain_loads,
+        }
+    )
     openapi = OpenAPI.from_dict(description, config=config)
     paths = openapi.spec / "paths"
     operations = set()
@@ -174,6 +180,8 @@ def main():
         check(*call)
 
     check_glossaries(check, developer, admin, translate, uuid)
+    check_style_rules(check, developer, admin, uuid)
+    check_memories(check, developer, admin, uuid)
     check_rate_limit(check, developer, admin)
 
     missing = sorted(f"{method} {path}" for method, path in operations - covered)
@@ -207,6 +215,121 @@ def check_rate_limit(check, developer, admin):
     check("GET", "/v2/usage", developer, at, 200)
     check("GET", "/v2/usage", developer, at, 429)
     check("PUT", "/v2/admin/rate-limit", admin, {"json": {"requests_per_second": None, "burst": None}, **at}, 200)
+
+
+def check_style_rules(check, developer, admin, unknown):
+    """Every style rule operation, and a translation that applies a list."""
+    body = {
+        "name": "openapi style",
+        "language": "de",
+        "configured_rules": {"punctuation": {"apostrophe": "use_curly_apostrophes"}},
+        "custom_instructions": [{"label": "Brand", "prompt": "Never translate Glossa.", "source_language": "en"}],
+    }
+    created = check("POST", "/v3/style_rules", developer, {"json": body}, 201)
+    style_id = field(created, "style_id")
+    check("POST", "/v3/style_rules", developer, {"json": {**body, "language": "nl"}}, 400)
+    check("POST", "/v3/style_rules", admin, {"json": body}, 403)
+    check("GET", "/v3/style_rules", developer, {"params": {"page": 0, "page_size": 5, "detailed": "true"}}, 200)
+    check("GET", "/v3/style_rules", developer, {"params": {"page_size": 26}}, 400)
+    check("GET", f"/v3/style_rules/{style_id}", developer, {}, 200)
+    check("GET", f"/v3/style_rules/{unknown}", developer, {}, 404)
+    check("GET", "/v3/style_rules/not-a-uuid", developer, {}, 400)
+    check("PATCH", f"/v3/style_rules/{style_id}", developer, {"json": {"name": "openapi style renamed"}}, 200)
+    check("PATCH", f"/v3/style_rules/{style_id}", developer, {"json": {}}, 400)
+    check("PATCH", f"/v3/style_rules/{unknown}", developer, {"json": {"name": "x"}}, 404)
+    rules = {"numbers": {"decimal_separator": "use_comma_as_decimal_separator"}}
+    check("PUT", f"/v3/style_rules/{style_id}/configured_rules", developer, {"json": rules}, 200)
+    check("PUT", f"/v3/style_rules/{style_id}/configured_rules", developer, {"json": {"numbers": {"x": "y"}}}, 400)
+    check("PUT", f"/v3/style_rules/{unknown}/configured_rules", developer, {"json": rules}, 404)
+    instructions = f"/v3/style_rules/{style_id}/custom_instructions"
+    added = check("POST", instructions, developer, {"json": {"label": "Tone", "prompt": "Be brief."}}, 201)
+    instruction = f"{instructions}/{field(added, 'id')}"
+    check("POST", instructions, developer, {"json": {"label": "Tone"}}, 400)
+    check("POST", f"/v3/style_rules/{unknown}/custom_instructions", developer, {"json": {"label": "a", "prompt": "b"}}, 404)
+    check("GET", instruction, developer, {}, 200)
+    check("GET", f"{instructions}/{unknown}", developer, {}, 404)
+    check("GET", f"{instructions}/nope", developer, {}, 400)
+    check("PUT", instruction, developer, {"json": {"label": "Tone", "prompt": "Be briefer.", "source_language": "en"}}, 200)
+    check("PUT", instruction, developer, {"json": {"label": "Tone", "prompt": "x" * 301}}, 400)
+    check("PUT", f"{instructions}/{unknown}", developer, {"json": {"label": "a", "prompt": "b"}}, 404)
+    translate = {"text": ["It costs 3.5 euros."], "source_lang": "EN", "target_lang": "DE", "style_id": style_id}
+    check("POST", "/v2/translate", developer, {"json": translate}, 200)
+    check("POST", "/v2/translate", developer, {"json": {**translate, "target_lang": "FR"}}, 400)
+    check("DELETE", instruction, developer, {}, 204)
+    check("DELETE", instruction, developer, {}, 404)
+    check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 204)
+    check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 404)
+    check("POST", "/v2/translate", developer, {"json": translate}, 404)
+
+
+def check_memories(check, developer, admin, unknown):
+    """Every translation memory operation, in an order where each call finds what the earlier ones made."""
+    base = "/v3/translation_memories"
+    new = {"name": "openapi memory", "source_language": "en", "target_languages": ["de", "en-GB"]}
+    created = check("POST", base, developer, {"json": new}, 201)
+    memory = field(created, "translation_memory_id")
+    form = {"name": "openapi form memory", "source_language": "de", "target_languages": "en,fr"}
+    check("POST", base, developer, {"data": form}, 201)
+    check("POST", base, developer, {"json": {**new, "source_language": "pt"}}, 400)
+    check("POST", base, developer, {"data": "x", "headers": {"Content-Type": "text/plain"}}, 415)
+    check("POST", base, developer, {"json": {**new, "name": "x" * (70 * 1024)}}, 413)
+    check("POST", base, admin, {"json": new}, 403)
+    check("GET", base, developer, {}, 200)
+    check("GET", base, developer, {"params": {"page": 0, "page_size": 1}}, 200)
+    check("GET", base, developer, {"params": {"page_size": 26}}, 400)
+    check("GET", base, {}, {}, 403)
+    check("GET", f"{base}/{memory}", developer, {}, 200)
+    check("GET", f"{base}/not-a-uuid", developer, {}, 400)
+    check("GET", f"{base}/{unknown}", developer, {}, 404)
+    check("PATCH", f"{base}/{memory}", developer, {"json": {"name": "openapi memory renamed"}}, 200)
+    check("PATCH", f"{base}/{memory}", developer, {"json": {}}, 400)
+    check("PATCH", f"{base}/{unknown}", developer, {"json": {"name": "x"}}, 404)
+
+    segments = f"{base}/{memory}/segments"
+    pairs = [
+        {"source": "Hello, world!", "target": "Hallo, Welt!", "target_language": "de"},
+        {"source": "The color", "target": "The colour", "target_language": "en-GB"},
+    ]
+    check("POST", segments, developer, {"json": {"segments": pairs}}, 201)
+    as_text = '[{"source": "Good morning", "target": "Guten Morgen", "target_language": "de"}]'
+    check("POST", segments, developer, {"data": {"segments": as_text}}, 201)
+    check("POST", segments, developer, {"json": {"segments": [{**pairs[0], "target_language": "fr"}]}}, 400)
+    check("POST", f"{base}/{unknown}/segments", developer, {"json": {"segments": pairs}}, 404)
+    check("GET", segments, developer, {"params": {"page": 0, "page_size": 100, "target_language": "de"}}, 200)
+    check("GET", segments, developer, {"params": {"target_language": "it"}}, 400)
+    check("GET", f"{base}/{unknown}/segments", developer, {}, 404)
+
+    tmx = f"{base}/{memory}/tmx"
+    file = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header creationtool="openapi" '
+        'creationtoolversion="1" datatype="plaintext" segtype="sentence" adminlang="en" srclang="en" o-tmf="none"/>'
+        '<body><tu><tuv xml:lang="en-US"><seg>Save <ph x="1">&lt;br/&gt;</ph>now</seg></tuv>'
+        '<tuv xml:lang="de-DE"><seg>Jetzt speichern</seg></tuv><tuv xml:lang="ja"><seg>保存</seg></tuv></tu>'
+        "</body></tmx>"
+    ).encode()
+    as_tmx = {"Content-Type": "application/x-tmx+xml"}
+    check("POST", tmx, developer, {"data": file, "headers": as_tmx}, 200)
+    check("POST", tmx, developer, {"files": {"file": ("memory.tmx", file, "application/x-tmx+xml")}}, 200)
+    check("POST", tmx, developer, {"data": b"<tmx>\n<body>\n<tu>", "headers": as_tmx}, 400)
+    check("POST", tmx, developer, {"data": "file=x", "headers": {"Content-Type": "application/x-www-form-urlencoded"}}, 415)
+    check("POST", f"{base}/{unknown}/tmx", developer, {"data": file, "headers": as_tmx}, 404)
+    check("PUT", tmx, developer, {"data": file, "headers": {"Content-Type": "text/xml"}}, 200)
+    check("PUT", tmx, {}, {"data": b" " * (130 * 1024), "headers": as_tmx}, 413)
+    check("PUT", f"{base}/{unknown}/tmx", developer, {"data": file, "headers": as_tmx}, 404)
+    check("GET", tmx, developer, {}, 200)
+    check("GET", f"{base}/{unknown}/tmx", developer, {}, 404)
+
+    # The PUT replaced the segments: delete one of those it left.
+    listed = check("GET", segments, developer, {}, 200)
+    try:
+        segment = listed.json()["segments"][0]["segment_id"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        segment = "missing"
+    check("DELETE", f"{segments}/{segment}", developer, {}, 204)
+    check("DELETE", f"{segments}/{segment}", developer, {}, 404)
+    check("DELETE", f"{segments}/not-a-uuid", developer, {}, 400)
+    check("DELETE", f"{base}/{memory}", developer, {}, 204)
+    check("DELETE", f"{base}/{memory}", developer, {}, 404)
 
 
 def check_glossaries(check, developer, admin, translate, unknown):

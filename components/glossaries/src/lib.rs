@@ -121,14 +121,7 @@ fn route(request: &Request, admitted: Option<Principal>) -> Result<ApiResponse, 
     // `admit` authenticated carries the header, which always wins over `auth_key`: nothing in the
     // body can change who calls, and authenticating again would count it twice.
     let mut body = glossary::read(request, endpoint.operation(method))?;
-    let principal = match admitted {
-        Some(principal) => principal,
-        None => {
-            let settings = accounts::VariableAuthConfig(services.vars);
-            let credentials = accounts::credentials(request, body.params());
-            accounts::authenticate(&services, credentials, Access::Developer, &settings)?
-        }
-    };
+    let principal = accounts::admitted_principal(&services, request, body.params(), admitted, Access::Developer)?;
     let params = body.params();
     let subscription = principal.subscription.id.as_str();
     let db = services.db;

@@ -5,12 +5,14 @@
 //! header and the request is logged.
 //!
 //! Order of checks: method, key (403), reporting tag and parameters (400), glossaries named by
-//! id (404 unknown, 400 without a dictionary for the pair), the style rule list and translation
-//! memory named by id (404: none is stored yet), the translation (400, 503), the charge (456). A
-//! request that fails anywhere bills nothing.
+//! id (404 unknown, 400 without a dictionary for the pair), the style rule list named by id (404
+//! unknown, 400 for another language), the translation memory named by id (404 unknown or
+//! without the target), the translation (400, 503), the charge (456). A request that fails
+//! anywhere bills nothing.
 
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
+use engines::Engine;
 use metering::{Charge, Product, ReportingTag};
 use platform_spin::{Host, serve};
 use serde::Serialize;
@@ -24,6 +26,11 @@ const DETECT_PATH: &str = "/v3/detect/language";
 /// Names the engines that translated: `ctranslate2`, or `ctranslate2+apertium` for a pivot through
 /// English; several, comma-separated, when texts in several languages took different routes.
 const ENGINE_HEADER: &str = "x-service-engine";
+
+/// Names what the request asked that the engines which served it could not honour: each style
+/// rule of its list that Glossa does not apply itself (`style_and_tone.formality`), and
+/// `custom_instructions`, comma-separated. Absent when everything asked was honoured.
+const NOT_APPLIED_HEADER: &str = "x-service-rules-not-applied";
 
 /// When `GET /v2/translate` was deprecated (2025-03-01), as RFC 9745 writes dates.
 const GET_DEPRECATED_SINCE: &str = "@1740787200";
@@ -83,9 +90,12 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
         parsed.source,
         parsed.target,
     )?;
+    let styles = styles::Styles::new(services.db, &principal.subscription.id);
+    let memories = memory::Memories::new(services.db, &principal.subscription.id);
+    let sources = Sources { terms: &terms, styles: &styles, memories: &memories };
     let engine = engines::configured(&services)?;
     let detector = engines::Detector::configured(&services);
-    let translations = translation::translate(&parsed, &engine, &Sources::with_terms(&terms), &detector)?;
+    let translations = translation::translate(&parsed, &engine, &sources, &detector)?;
     metering::charge(
         &services,
         Charge {
@@ -110,8 +120,14 @@ fn translate(request: &Request) -> Result<ApiResponse, ApiError> {
             })
             .collect(),
     };
-    let response = ApiResponse::json(200, &answer);
-    Ok(if served_by.is_empty() { response } else { response.with_header(ENGINE_HEADER, served_by.join(", ")) })
+    let mut response = ApiResponse::json(200, &answer);
+    if !served_by.is_empty() {
+        response = response.with_header(ENGINE_HEADER, served_by.join(", "));
+    }
+    if !translations.instructed.is_empty() && !engine.followed_instructions() {
+        response = response.with_header(NOT_APPLIED_HEADER, translations.instructed.join(", "));
+    }
+    Ok(response)
 }
 
 /// `POST /v3/detect/language`: authenticated and rate-limited like every request, billed nothing.

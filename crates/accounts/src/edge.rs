@@ -75,6 +75,23 @@ pub fn authenticate_header(services: &Services<'_>, request: &Request, access: A
     Ok(authenticate(services, credentials, access, &VariableAuthConfig(services.vars))?)
 }
 
+/// Who calls a request served with `platform_spin::serve_admitted`: `admitted`, the principal
+/// its `admit` authenticated from the header before a large body was read; or, when the body was
+/// small enough to be read first, the one its credentials name (the header, else the `auth_key`
+/// of `params`). A request is authenticated, and counted against its key's rate, once.
+pub fn admitted_principal(
+    services: &Services<'_>,
+    request: &Request,
+    params: &Params,
+    admitted: Option<Principal>,
+    access: Access,
+) -> Result<Principal, ApiError> {
+    match admitted {
+        Some(principal) => Ok(principal),
+        None => Ok(authenticate(services, credentials(request, params), access, &VariableAuthConfig(services.vars))?),
+    }
+}
+
 /// The request's credentials: the `Authorization` header, else the legacy `auth_key`
 /// parameter of the query string or the body.
 pub fn credentials<'a>(request: &'a Request, params: &'a Params) -> Credentials<'a> {

@@ -34,8 +34,8 @@ pub use auth::{
     Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, RateLimited, authenticate,
 };
 pub use edge::{
-    BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, authenticate_header,
-    authenticate_request, cost_control_characters, credentials, key_id, label_param,
+    BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, admitted_principal,
+    authenticate_header, authenticate_request, cost_control_characters, credentials, key_id, label_param,
 };
 pub use error::StoreError;
 pub use keys::{

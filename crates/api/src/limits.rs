@@ -30,6 +30,11 @@ pub const BODY_LIMITS: &[(&str, usize)] = &[
     // v3 request need room beyond that.
     ("/v2/glossaries", 64 * 1024 * 1024),
     ("/v3/glossaries", 64 * 1024 * 1024),
+    // A style rule list with its 200 custom instructions (300 characters each, JSON-escaped)
+    // and its configured rules.
+    ("/v3/style_rules", 1024 * 1024),
+    // A translation memory's TMX file (raw, or the `file` part of a multipart body) of up to 64 MiB.
+    ("/v3/translation_memories", 64 * 1024 * 1024),
 ];
 
 /// The most a body sent to `path` may carry.

@@ -102,9 +102,10 @@ impl Side {
 }
 
 /// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/glossaries` and
-/// `/v3/glossaries`; `/v2/write/*`). Document translation, voice, style rules and translation memories are not
-/// built yet; add each here when its area lands.
-pub const SERVED: &[Resource] = &[Resource::TranslateText, Resource::Glossary, Resource::Write];
+/// `/v3/glossaries`; `/v2/write/*`; `/v3/style_rules`; `/v3/translation_memories`). Document translation and voice
+/// are not built yet; add each here when its area lands.
+pub const SERVED: &[Resource] =
+    &[Resource::TranslateText, Resource::Glossary, Resource::Write, Resource::StyleRules, Resource::TranslationMemory];
 
 impl Resource {
     /// Every resource of the API, in the order `/v3/languages/resources` lists the served ones.
@@ -471,9 +472,11 @@ mod tests {
                 "status": "stable",
                 "features": {
                     "formality": {"status": "stable"},
+                    "style_rules": {"status": "stable"},
                     "tag_handling": {"status": "stable"},
                     "glossary": {"status": "stable"},
                     "auto_detection": {"status": "stable"},
+                    "translation_memory": {"status": "stable"},
                 },
             })
         );
@@ -481,13 +484,18 @@ mod tests {
 
     #[test]
     fn translation_features_of_resources_not_served_are_not_advertised() {
-        // Style rule lists and translation memories are not built: a translation cannot use them.
+        // A feature whose own resource is not served (a deployment that serves no style rule lists
+        // or translation memories) is not offered.
         let features = |served: &[Resource]| {
             let listing = languages_served(Resource::TranslateText, &[], &Coverage::All, served);
             let german = entry(&listing, "de").unwrap();
             german.features.iter().map(|(feature, _)| feature.name()).collect::<Vec<_>>()
         };
-        assert_eq!(features(SERVED), ["formality", "tag_handling", "glossary", "auto_detection"]);
+        assert_eq!(features(SERVED), features(&Resource::ALL));
+        assert_eq!(
+            features(&[Resource::TranslateText, Resource::StyleRules]),
+            ["formality", "style_rules", "tag_handling", "auto_detection"]
+        );
         assert_eq!(
             features(&Resource::ALL),
             ["formality", "style_rules", "tag_handling", "glossary", "auto_detection", "translation_memory"],
@@ -508,9 +516,10 @@ mod tests {
 
     #[test]
     fn a_beta_language_is_beta_with_neither_glossary_nor_formality() {
-        let listing = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
+        let listing =
+            languages_served(Resource::TranslateText, &[Include::Beta], &Coverage::All, &[Resource::TranslateText]);
         assert_eq!(serde_json::to_value(&entry(&listing, "fr-CA").unwrap().features).unwrap(), json!({}));
-        let listing = languages_served(Resource::TranslateText, &[Include::Beta], &Coverage::All, &Resource::ALL);
+        let listing = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
         assert_eq!(
             serde_json::to_value(entry(&listing, "fr-CA").unwrap()).unwrap(),
             json!({
@@ -674,9 +683,11 @@ mod tests {
             json!([
                 {"name": "translate_text", "features": [
                     {"name": "formality", "needs_target_support": true},
+                    {"name": "style_rules", "needs_target_support": true},
                     {"name": "tag_handling", "needs_source_support": true, "needs_target_support": true},
                     {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
                     {"name": "auto_detection", "needs_source_support": true},
+                    {"name": "translation_memory", "needs_source_support": true, "needs_target_support": true},
                 ]},
                 {"name": "glossary", "features": []},
                 {"name": "write", "features": [
@@ -684,6 +695,8 @@ mod tests {
                     {"name": "writing_style", "needs_target_support": true},
                     {"name": "tone", "needs_target_support": true},
                 ]},
+                {"name": "style_rules", "features": []},
+                {"name": "translation_memory", "features": []},
             ])
         );
         assert!(SERVED.iter().all(|resource| resource.is_served()));

@@ -18,8 +18,8 @@
 //! [`Chain::served_by`] names the routes that served the translations so far: an engine's name,
 //! or two joined by `+` for a pivot through English.
 //!
-//! In a pivot, the first leg gets the request's context and the second its formality and custom
-//! instructions; neither gets the glossary, whose terms pair the source language with the target:
+//! In a pivot, the first leg gets the request's context and the second its formality, custom
+//! instructions and examples; neither gets the glossary, whose terms pair the source language with the target:
 //! the translation pipeline puts them into the result, as for every engine that misses a term.
 
 use std::cell::RefCell;
@@ -122,6 +122,7 @@ impl<'a> Chain<'a> {
                     formality: Formality::Default,
                     custom_instructions: &[],
                     glossary: &[],
+                    examples: &[],
                     ..*request
                 };
                 let intermediate = self.engines[first].translate(&into_english)?;
@@ -238,6 +239,15 @@ impl Engine for Chain<'_> {
             }
         }
         Err(last)
+    }
+
+    /// Whether every route that served so far ended in an engine that follows instructions (the
+    /// second leg of a pivot gets them); vacuously so when none served.
+    fn followed_instructions(&self) -> bool {
+        self.served.borrow().iter().all(|route| {
+            let last = route.rsplit('+').next().unwrap_or(route);
+            self.engines.iter().any(|engine| engine.name() == last && engine.capabilities().custom_instructions)
+        })
     }
 
     fn name(&self) -> &'static str {

@@ -80,6 +80,12 @@ pub trait Engine {
     /// Translates every text of the request, in order: exactly one output per input.
     fn translate(&self, request: &EngineRequest<'_>) -> Result<Vec<String>, EngineError>;
 
+    /// Whether the translations made so far followed their requests' custom instructions and
+    /// examples: the engine's capability, or, for a [`Chain`], that of every route that served.
+    fn followed_instructions(&self) -> bool {
+        self.capabilities().custom_instructions
+    }
+
     /// The engine's name as the `engine` variable spells it, for logs and error messages.
     fn name(&self) -> &'static str;
 }
@@ -143,6 +149,10 @@ pub struct EngineRequest<'a> {
     /// Source term → target term pairs the output must use; may be empty. Every engine finds the
     /// source terms with [`terms::GlossaryMatcher`] (whole words, any letter case).
     pub glossary: &'a [(String, String)],
+    /// Earlier translations of similar sentences (a translation memory's fuzzy matches), source
+    /// → target, whose wording the translation should follow where it fits. Only engines that
+    /// follow instructions use them.
+    pub examples: &'a [(String, String)],
 }
 
 impl<'a> EngineRequest<'a> {
@@ -156,6 +166,7 @@ impl<'a> EngineRequest<'a> {
             context: None,
             custom_instructions: &[],
             glossary: &[],
+            examples: &[],
         }
     }
 }

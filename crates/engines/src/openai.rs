@@ -261,6 +261,14 @@ pub fn build_messages(request: &EngineRequest<'_>, texts: &[&str]) -> Value {
             system.push_str(&format!("\n- {instruction}"));
         }
     }
+    if !request.examples.is_empty() {
+        system.push_str(
+            "\nEarlier approved translations of similar sentences; follow their wording and terminology where they fit:",
+        );
+        for (source_text, target_text) in request.examples {
+            system.push_str(&format!("\n- {} → {}", quoted(source_text), quoted(target_text)));
+        }
+    }
     if let Some(context) = request.context.filter(|context| !context.trim().is_empty()) {
         system.push_str(&format!(
             "\nThe following context is for understanding only; do not translate it and do not include it \

@@ -1,61 +1,19 @@
 //! Where a translation finds what its request names by id: the entries of its glossaries, its
 //! style rule list, its translation memory.
 //!
-//! Each is a trait that a store implements (the glossary store implements [`TermSource`], which
-//! lives in the `terms` crate so that the store needs nothing of the pipeline; the style rule
-//! and translation memory stores will implement [`StyleSource`] and [`MemorySource`]), so this
-//! crate knows no store.
-//! Until a store exists, its `No…` value answers: no style rule list or translation memory is
-//! stored, so every id names nothing and answers 404.
+//! Each is a trait that a store implements, defined beside the data it serves so that the store
+//! needs nothing of the pipeline: [`TermSource`] in `terms` (the glossary store), [`StyleSource`]
+//! in `stylebook` (the style rule store), [`MemorySource`] in `memory-match` (the translation
+//! memory store). So this crate knows no store. Their `No…` values answer where a request names
+//! nothing, and in tests.
 
-use catalogue::Language;
+pub use memory_match::{Memory, MemoryMatch, MemorySource, NoMemories};
 use platform::Id;
+pub use stylebook::{CustomInstruction, NoStyleRules, StyleRules, StyleSource};
 pub use terms::{NoGlossary, SourceError, Term, TermSource};
 
 use crate::request::TranslateRequest;
 use crate::work::TranslateError;
-
-/// A style rule list, as far as a translation checks it: its language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StyleRules {
-    pub language: &'static Language,
-}
-
-/// Where a translation finds the style rule list its request names (`style_id`).
-pub trait StyleSource {
-    /// The caller's list `id`; `None` when the caller has none by that id.
-    fn style_rules(&self, id: &Id) -> Result<Option<StyleRules>, SourceError>;
-}
-
-/// A translation memory, as far as a translation checks it: the target languages it holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Memory {
-    pub targets: Vec<&'static Language>,
-}
-
-/// Where a translation finds the translation memory its request names (`translation_memory_id`).
-pub trait MemorySource {
-    /// The caller's memory `id`; `None` when the caller has none by that id.
-    fn memory(&self, id: &Id) -> Result<Option<Memory>, SourceError>;
-}
-
-/// No style rule lists are stored: every id names nothing.
-pub struct NoStyleRules;
-
-impl StyleSource for NoStyleRules {
-    fn style_rules(&self, _: &Id) -> Result<Option<StyleRules>, SourceError> {
-        Ok(None)
-    }
-}
-
-/// No translation memories are stored: every id names nothing.
-pub struct NoMemories;
-
-impl MemorySource for NoMemories {
-    fn memory(&self, _: &Id) -> Result<Option<Memory>, SourceError> {
-        Ok(None)
-    }
-}
 
 /// The sources of one translation.
 #[derive(Clone, Copy)]
@@ -66,24 +24,37 @@ pub struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    /// `terms`, and the stores that do not exist yet.
+    /// `terms` only: the request names no style rule list and no translation memory (one that
+    /// does is answered 404).
     pub fn with_terms(terms: &'a dyn TermSource) -> Sources<'a> {
         Sources { terms, styles: &NoStyleRules, memories: &NoMemories }
     }
 }
 
+/// What a request names by id besides its glossaries, once checked.
+pub(crate) struct Named {
+    /// The style rule list, read in full.
+    pub style: Option<StyleRules>,
+    /// The translation memory's id, known to hold the target.
+    pub memory: Option<Id>,
+}
+
 /// Checks that the style rule list and the translation memory the request names are the
 /// caller's (404 otherwise) and fit its target: the list's language is the target's base
 /// language (400), the memory holds the target (404, as the API answers it).
-pub(crate) fn check_named(request: &TranslateRequest, sources: &Sources<'_>) -> Result<(), TranslateError> {
+pub(crate) fn check_named(request: &TranslateRequest, sources: &Sources<'_>) -> Result<Named, TranslateError> {
     let target = request.target;
-    if let Some(id) = request.style_id {
-        let rules = sources.styles.style_rules(&id).map_err(TranslateError::Source)?;
-        let rules = rules.ok_or(TranslateError::StyleNotFound(id))?;
-        if rules.language.base_code() != target.base_code() {
-            return Err(TranslateError::StyleLanguage { list: rules.language.code(), target: target.code() });
+    let style = match request.style_id {
+        Some(id) => {
+            let rules = sources.styles.style_rules(&id).map_err(TranslateError::Source)?;
+            let rules = rules.ok_or(TranslateError::StyleNotFound(id))?;
+            if rules.language.base_code() != target.base_code() {
+                return Err(TranslateError::StyleLanguage { list: rules.language.code(), target: target.code() });
+            }
+            Some(rules)
         }
-    }
+        None => None,
+    };
     if let Some(id) = request.translation_memory_id {
         let memory = sources.memories.memory(&id).map_err(TranslateError::Source)?;
         let memory = memory.ok_or(TranslateError::MemoryNotFound(id))?;
@@ -91,7 +62,7 @@ pub(crate) fn check_named(request: &TranslateRequest, sources: &Sources<'_>) -> 
             return Err(TranslateError::MemoryTarget { id, target: target.code() });
         }
     }
-    Ok(())
+    Ok(Named { style, memory: request.translation_memory_id })
 }
 
 #[cfg(test)]
@@ -106,7 +77,11 @@ mod tests {
 
     impl StyleSource for Held {
         fn style_rules(&self, id: &Id) -> Result<Option<StyleRules>, SourceError> {
-            Ok((id.to_string() == HELD).then(|| StyleRules { language: catalogue::find("de").unwrap() }))
+            Ok((id.to_string() == HELD).then(|| StyleRules {
+                language: catalogue::find("de").unwrap(),
+                rules: Default::default(),
+                instructions: Vec::new(),
+            }))
         }
     }
 
@@ -114,10 +89,21 @@ mod tests {
         fn memory(&self, id: &Id) -> Result<Option<Memory>, SourceError> {
             Ok((id.to_string() == HELD).then(|| Memory { targets: vec![catalogue::find("de").unwrap()] }))
         }
+
+        fn lookup(
+            &self,
+            _: &Id,
+            _: &'static catalogue::Language,
+            segments: &[String],
+            _: u8,
+            _: bool,
+        ) -> Result<Vec<Option<MemoryMatch>>, SourceError> {
+            Ok(segments.iter().map(|_| None).collect())
+        }
     }
 
     fn check(json: &str, styles: &dyn StyleSource, memories: &dyn MemorySource) -> Result<(), TranslateError> {
-        check_named(&request(json), &Sources { terms: &NoGlossary, styles, memories })
+        check_named(&request(json), &Sources { terms: &NoGlossary, styles, memories }).map(|_| ())
     }
 
     #[test]

@@ -8,9 +8,10 @@ use markup::{Markup, MarkupError, RenderError, TextPiece, UnitResult};
 use terms::{GlossaryMatcher, Segment};
 
 use platform::Id;
+use stylebook::{Rewriter, StyleRules};
 
 use crate::request::{Formality, TranslateRequest};
-use crate::sources::{SourceError, Sources, Term, TermSource, check_named};
+use crate::sources::{MemorySource, SourceError, Sources, Term, TermSource, check_named};
 
 /// One translated text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +27,11 @@ pub struct Translation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translations {
     pub items: Vec<Translation>,
+    /// What the request asked that only an engine following instructions honours, as the
+    /// `X-Service-Rules-Not-Applied` header names it: each style rule Glossa does not apply
+    /// itself (`style_and_tone.formality`), and `custom_instructions` (the request's or the
+    /// list's); only for texts an engine translated. Empty when there was none.
+    pub instructed: Vec<String>,
 }
 
 impl Translations {
@@ -71,13 +77,21 @@ fn fallback_source() -> &'static Language {
 /// engine: the engine gets the matching entries (and applies them its own way), and each unit
 /// whose translation lacks one of its terms is translated again piece by piece, the text
 /// between the terms by the engine and the terms as the glossary defines them.
+///
+/// With a translation memory, each unit the memory holds (the same text after normalisation)
+/// comes out as the memory's target, verbatim, and is not sent to the engine; closer matches
+/// than the threshold go to the engine as examples. With a style rule list, the rules Glossa
+/// applies itself rewrite every unit the engine translated (a rewrite that would lose a
+/// glossary term is not made); the others, and the custom instructions, go to the engine as
+/// instructions.
 pub fn translate(
     request: &TranslateRequest,
     engine: &dyn Engine,
     sources: &Sources<'_>,
     detector: &dyn DetectLanguage,
 ) -> Result<Translations, TranslateError> {
-    check_named(request, sources)?;
+    let named = check_named(request, sources)?;
+    let style = Style::of(named.style.as_ref(), request);
     let target = request.target;
     let languages: Vec<&'static Language> = match request.source {
         Some(source) => vec![source; request.texts.len()],
@@ -97,12 +111,27 @@ pub fn translate(
         by_source.entry(source.base_code()).or_insert((source.base(), Vec::new())).1.push(index);
     }
     let mut texts: Vec<Option<String>> = vec![None; request.texts.len()];
+    let mut instructed: Vec<String> = Vec::new();
     for (source, indexes) in by_source.into_values() {
         let group: Vec<&str> = indexes.iter().map(|&index| request.texts[index].as_str()).collect();
         let translated = if source.base_code() == target.base_code() {
             group.iter().map(|text| (*text).to_owned()).collect()
         } else {
-            translate_group(request, engine, sources.terms, source, &group)?
+            let call = Call {
+                request,
+                engine,
+                source,
+                instructions: style.instructions(source),
+                examples: Vec::new(),
+                rewriter: style.rewriter.as_ref(),
+            };
+            for name in style.instructed(source) {
+                if !instructed.contains(&name) {
+                    instructed.push(name);
+                }
+            }
+            let memory = named.memory.map(|id| (sources.memories, id));
+            translate_group(call, sources.terms, memory, &group)?
         };
         for (index, text) in indexes.into_iter().zip(translated) {
             texts[index] = Some(text);
@@ -119,7 +148,79 @@ pub fn translate(
             billed_characters: if target.is_billed() { original.chars().count() as i64 } else { 0 },
         })
         .collect();
-    Ok(Translations { items })
+    Ok(Translations { items, instructed })
+}
+
+/// What a style rule list and the request's `custom_instructions` ask of a translation.
+struct Style<'a> {
+    /// The list's mechanical rules, for the list's language.
+    rewriter: Option<Rewriter>,
+    /// The list's other rules, as instructions, each with its name (`category.rule`).
+    rules: Vec<(String, String)>,
+    list: Option<&'a StyleRules>,
+    request: &'a TranslateRequest,
+}
+
+impl<'a> Style<'a> {
+    fn of(list: Option<&'a StyleRules>, request: &'a TranslateRequest) -> Style<'a> {
+        let rewriter = list
+            .map(|list| Rewriter::new(&list.rules, list.language.base_code()))
+            .filter(|rewriter| !rewriter.is_empty());
+        let rules = list
+            .map(|list| {
+                list.rules
+                    .not_mechanical_in(list.language.base_code())
+                    .into_iter()
+                    .map(|(category, rule, option)| {
+                        (format!("{category}.{rule}"), stylebook::instruction(category, rule, option))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Style { rewriter, rules, list, request }
+    }
+
+    /// The list's instructions for texts in `source` (those for every source, and those for
+    /// it).
+    fn list_instructions(&self, source: &'static Language) -> impl Iterator<Item = &'a str> + '_ {
+        self.list.into_iter().flat_map(move |list| {
+            list.instructions
+                .iter()
+                .filter(move |instruction| {
+                    instruction.source_language.is_none_or(|language| language.base_code() == source.base_code())
+                })
+                .map(|instruction| instruction.prompt.as_str())
+        })
+    }
+
+    /// Every instruction for texts in `source`: the list's rules, the list's instructions, the
+    /// request's.
+    fn instructions(&self, source: &'static Language) -> Vec<String> {
+        let rules = self.rules.iter().map(|(_, instruction)| instruction.clone());
+        let custom = self.list_instructions(source).chain(self.request.custom_instructions.iter().map(String::as_str));
+        rules.chain(custom.map(str::to_owned)).collect()
+    }
+
+    /// The names of what [`Style::instructions`] asks, for the header naming what an engine did
+    /// not honour.
+    fn instructed(&self, source: &'static Language) -> Vec<String> {
+        let mut names: Vec<String> = self.rules.iter().map(|(name, _)| name.clone()).collect();
+        if self.list_instructions(source).next().is_some() || !self.request.custom_instructions.is_empty() {
+            names.push("custom_instructions".to_owned());
+        }
+        names
+    }
+}
+
+/// How one group of units (one source language) is translated.
+struct Call<'a> {
+    request: &'a TranslateRequest,
+    engine: &'a dyn Engine,
+    source: &'static Language,
+    instructions: Vec<String>,
+    /// A translation memory's close matches for the group's units.
+    examples: Vec<(String, String)>,
+    rewriter: Option<&'a Rewriter>,
 }
 
 /// The language of each text, detected from its text content only: with tag handling, from the
@@ -154,12 +255,12 @@ enum Shape<'t> {
 }
 
 fn translate_group(
-    request: &TranslateRequest,
-    engine: &dyn Engine,
+    mut call: Call<'_>,
     glossary: &dyn TermSource,
-    source: &'static Language,
+    memory: Option<(&dyn MemorySource, Id)>,
     texts: &[&str],
 ) -> Result<Vec<String>, TranslateError> {
+    let request = call.request;
     let shapes: Vec<Shape<'_>> = texts
         .iter()
         .map(|text| match &request.tags {
@@ -185,8 +286,39 @@ fn translate_group(
         glossary.terms_for(&keys).map_err(TranslateError::Source)?
     };
     let matcher = GlossaryMatcher::new(&glossary);
-    let translated = translate_units(request, engine, source, &units, &glossary, &matcher)?;
-    let mut translated = translated.into_iter();
+
+    // Units the memory holds come out as its targets, verbatim; the engine gets the others, with
+    // the closer matches as examples (used by engines that follow instructions).
+    let mut remembered: Vec<Option<String>> = vec![None; units.len()];
+    if let Some((memories, id)) = memory {
+        let fuzzy = call.engine.capabilities().custom_instructions;
+        let threshold = request.translation_memory_threshold;
+        let matches = memories.lookup(&id, request.target, &units, threshold, fuzzy).map_err(TranslateError::Source)?;
+        for (slot, found) in remembered.iter_mut().zip(matches) {
+            match found {
+                Some(found) if found.score >= 100 => *slot = Some(found.target),
+                Some(found) => {
+                    let example = (found.source, found.target);
+                    if !call.examples.contains(&example) {
+                        call.examples.push(example);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    let wanted: Vec<String> =
+        units.iter().zip(&remembered).filter(|(_, found)| found.is_none()).map(|(unit, _)| unit.clone()).collect();
+    let mut fresh = translate_units(&call, &wanted, &glossary, &matcher)?.into_iter();
+    // Each unit's translation, and whether it is the memory's (used as it is).
+    let mut translated = remembered
+        .into_iter()
+        .map(|found| match found {
+            Some(target) => (target, true),
+            None => (fresh.next().unwrap_or_default(), false),
+        })
+        .collect::<Vec<_>>()
+        .into_iter();
 
     // Units whose translation lost or duplicated a placeholder are translated again, piece by
     // piece (the text runs between their tags), so the markup always comes back intact.
@@ -199,8 +331,8 @@ fn translate_group(
                 let mut out = Vec::new();
                 for piece in pieces {
                     if let TextPiece::Unit(unit) = piece {
-                        let translation = translated.next().unwrap_or_default();
-                        out.push(formatted(request, &matcher, unit, &translation));
+                        let (translation, remembered) = translated.next().unwrap_or_default();
+                        out.push(if remembered { translation } else { formatted(&call, &matcher, unit, &translation) });
                     }
                 }
                 plain.push(out);
@@ -209,8 +341,9 @@ fn translate_group(
             Shape::Tagged(markup) => {
                 let mut unit_results = Vec::new();
                 for unit in markup.units() {
-                    let translation = translated.next().unwrap_or_default();
-                    let translation = formatted(request, &matcher, unit.text(), &translation);
+                    let (translation, remembered) = translated.next().unwrap_or_default();
+                    let translation =
+                        if remembered { translation } else { formatted(&call, &matcher, unit.text(), &translation) };
                     if unit.accepts(&translation) {
                         unit_results.push(UnitResult::Translated(translation));
                     } else {
@@ -226,7 +359,7 @@ fn translate_group(
     let mut fallback = if fallback_pieces.is_empty() {
         Vec::new().into_iter()
     } else {
-        translate_units(request, engine, source, &fallback_pieces, &glossary, &matcher)?.into_iter()
+        translate_units(&call, &fallback_pieces, &glossary, &matcher)?.into_iter()
     };
 
     let mut out = Vec::with_capacity(shapes.len());
@@ -251,7 +384,7 @@ fn translate_group(
                             .iter()
                             .map(|piece| {
                                 let translation = fallback.next().unwrap_or_default();
-                                formatted(request, &matcher, piece, &translation)
+                                formatted(&call, &matcher, piece, &translation)
                             })
                             .collect();
                     }
@@ -267,14 +400,12 @@ fn translate_group(
 /// its terms; a unit that lacks one is put together from its pieces instead: the text between
 /// its terms and placeholders translated without the glossary, the terms as the glossary says.
 fn translate_units(
-    request: &TranslateRequest,
-    engine: &dyn Engine,
-    source: &'static Language,
+    call: &Call<'_>,
     units: &[String],
     glossary: &[Term],
     matcher: &GlossaryMatcher<'_>,
 ) -> Result<Vec<String>, TranslateError> {
-    let mut translated = call_engine(request, engine, source, units, glossary)?;
+    let mut translated = call_engine(call, units, glossary)?;
     if matcher.is_empty() {
         return Ok(translated);
     }
@@ -297,7 +428,7 @@ fn translate_units(
             _ => None,
         })
         .collect();
-    let mut runs = call_engine(request, engine, source, &runs, &[])?.into_iter();
+    let mut runs = call_engine(call, &runs, &[])?.into_iter();
     for (index, segments) in failing {
         let mut rebuilt = String::with_capacity(units[index].len() + 16);
         for segment in segments {
@@ -319,10 +450,33 @@ fn translate_units(
     Ok(translated)
 }
 
+/// The engine's translation of `unit` as it is answered: with `preserve_formatting` applied
+/// ([`preserve_formatting`]), then the style rule list's mechanical rules, unless rewriting would
+/// lose a glossary term the translation has.
+fn formatted(call: &Call<'_>, matcher: &GlossaryMatcher<'_>, unit: &str, translation: &str) -> String {
+    let out = preserve_formatting(call.request, matcher, unit, translation);
+    let Some(rewriter) = call.rewriter else { return out };
+    let rewritten = rewriter.apply(&out);
+    if matcher.is_empty() || rewritten == out {
+        return rewritten;
+    }
+    let expected = matcher.expected_terms(unit);
+    if terms::contains_terms(&rewritten, &expected) || !terms::contains_terms(&out, &expected) {
+        rewritten
+    } else {
+        out
+    }
+}
+
 /// The translation of `unit` with `preserve_formatting` applied, except that a glossary term
 /// starting the unit keeps the case its glossary gives it (formatting would copy the case of
 /// the source's first letter onto it).
-fn formatted(request: &TranslateRequest, matcher: &GlossaryMatcher<'_>, unit: &str, translation: &str) -> String {
+fn preserve_formatting(
+    request: &TranslateRequest,
+    matcher: &GlossaryMatcher<'_>,
+    unit: &str,
+    translation: &str,
+) -> String {
     let out = markup::preserve_formatting(unit, translation, request.preserve_formatting);
     if !request.preserve_formatting || matcher.is_empty() {
         return out;
@@ -343,26 +497,22 @@ fn formatted(request: &TranslateRequest, matcher: &GlossaryMatcher<'_>, unit: &s
     }
 }
 
-fn call_engine(
-    request: &TranslateRequest,
-    engine: &dyn Engine,
-    source: &'static Language,
-    units: &[String],
-    glossary: &[Term],
-) -> Result<Vec<String>, TranslateError> {
+fn call_engine(call: &Call<'_>, units: &[String], glossary: &[Term]) -> Result<Vec<String>, TranslateError> {
+    let (request, engine) = (call.request, call.engine);
     if units.is_empty() {
         return Ok(Vec::new());
     }
     // `more`/`less` were refused for targets without formality; `prefer_*` falls back silently.
     let formality = if request.target.supports_formality() { request.formality } else { Formality::Default };
     let engine_request = EngineRequest {
-        source,
+        source: call.source,
         target: request.target,
         texts: units,
         formality,
         context: request.context.as_deref(),
-        custom_instructions: &request.custom_instructions,
+        custom_instructions: &call.instructions,
         glossary,
+        examples: &call.examples,
     };
     let translated = engine.translate(&engine_request)?;
     if translated.len() != units.len() {
@@ -616,5 +766,191 @@ mod tests {
         let error =
             translate(&request(r#"{"text": ["Hello"], "target_lang": "DE", "source_lang": "EN"}"#), &Down).unwrap_err();
         assert!(matches!(error, TranslateError::Engine(EngineError::Unavailable { engine: "down", .. })), "{error:?}");
+    }
+
+    /// What one engine call was asked: its texts, instructions and examples.
+    type Asked = (Vec<String>, Vec<String>, Vec<(String, String)>);
+
+    /// An engine that covers every pair, answers each text unchanged and records what it was
+    /// asked.
+    #[derive(Default)]
+    struct Recorder {
+        follows_instructions: bool,
+        calls: std::cell::RefCell<Vec<Asked>>,
+    }
+
+    impl Engine for Recorder {
+        fn coverage(&self) -> Result<Coverage, EngineError> {
+            Ok(Coverage::All)
+        }
+        fn capabilities(&self) -> Capabilities {
+            let follows = self.follows_instructions;
+            Capabilities { formality: false, context: false, custom_instructions: follows, glossary: false }
+        }
+        fn translate(&self, request: &EngineRequest<'_>) -> Result<Vec<String>, EngineError> {
+            self.calls.borrow_mut().push((
+                request.texts.to_vec(),
+                request.custom_instructions.to_vec(),
+                request.examples.to_vec(),
+            ));
+            Ok(request.texts.to_vec())
+        }
+        fn name(&self) -> &'static str {
+            "recorder"
+        }
+    }
+
+    const LIST: &str = "def3a26b-3e84-45b3-84ae-0c0aaf3525f7";
+
+    /// One style rule list, for German, with these rules and instructions (prompt, source).
+    struct List(serde_json::Value, Vec<(&'static str, Option<&'static str>)>);
+
+    impl crate::sources::StyleSource for List {
+        fn style_rules(&self, id: &Id) -> Result<Option<StyleRules>, SourceError> {
+            Ok((id.to_string() == LIST).then(|| StyleRules {
+                language: catalogue::find("de").unwrap(),
+                rules: stylebook::ConfiguredRules::parse(&self.0).unwrap(),
+                instructions: self
+                    .1
+                    .iter()
+                    .map(|(prompt, source)| crate::sources::CustomInstruction {
+                        prompt: (*prompt).to_owned(),
+                        source_language: source.and_then(catalogue::find),
+                    })
+                    .collect(),
+            }))
+        }
+    }
+
+    fn with_list(engine: &dyn Engine, list: &List, terms: &dyn TermSource, json: &str) -> Translations {
+        let sources = Sources { terms, styles: list, memories: &crate::sources::NoMemories };
+        super::translate(&request(json), engine, &sources, &engines::Builtin).unwrap()
+    }
+
+    #[test]
+    fn mechanical_rules_rewrite_what_the_engine_translated() {
+        let list = List(
+            serde_json::json!({"numbers": {"decimal_separator": "use_comma_as_decimal_separator"},
+                               "punctuation": {"quotation_mark": "use_guillemets"}}),
+            Vec::new(),
+        );
+        let engine = Recorder::default();
+        let json = format!(
+            r#"{{"text": ["It costs 3.5 euros.", "<p>He said \"yes\".</p>"], "source_lang": "EN", "target_lang": "DE",
+                "tag_handling": "xml", "style_id": "{LIST}"}}"#
+        );
+        let result = with_list(&engine, &list, &NoGlossary, &json);
+        assert_eq!(result.items[0].text, "It costs 3,5 euros.");
+        assert_eq!(result.items[1].text, "<p>He said »yes«.</p>");
+        assert!(result.instructed.is_empty(), "every rule was applied: {:?}", result.instructed);
+        assert!(engine.calls.borrow()[0].1.is_empty(), "mechanical rules are not instructions");
+    }
+
+    #[test]
+    fn the_other_rules_and_the_instructions_for_the_source_go_to_the_engine_and_are_named() {
+        let list = List(
+            serde_json::json!({"style_and_tone": {"formality": "use_formal_tone"}}),
+            vec![
+                ("Never translate Glossa.", None),
+                ("Only for French texts.", Some("fr")),
+                ("For English.", Some("en")),
+            ],
+        );
+        let engine = Recorder { follows_instructions: true, ..Recorder::default() };
+        let json = format!(
+            r#"{{"text": ["Hello."], "source_lang": "EN", "target_lang": "DE-CH", "style_id": "{LIST}",
+                "custom_instructions": ["Be brief."]}}"#
+        );
+        let result = with_list(&engine, &list, &NoGlossary, &json);
+        assert_eq!(result.instructed, ["style_and_tone.formality", "custom_instructions"]);
+        let instructions = engine.calls.borrow()[0].1.clone();
+        assert_eq!(
+            instructions,
+            ["Style and tone, formality: use formal tone.", "Never translate Glossa.", "For English.", "Be brief."]
+        );
+        // Texts that need no translation ask nothing of the engine.
+        let json = format!(r#"{{"text": ["Hallo."], "source_lang": "DE", "target_lang": "DE", "style_id": "{LIST}"}}"#);
+        assert!(with_list(&engine, &list, &NoGlossary, &json).instructed.is_empty());
+    }
+
+    #[test]
+    fn a_rewrite_that_would_lose_a_glossary_term_is_not_made() {
+        let list = List(serde_json::json!({"punctuation": {"apostrophe": "use_curly_apostrophes"}}), Vec::new());
+        let glossary = Glossary::new(&[("Glossa", "Glossa's")]);
+        let json = format!(
+            r#"{{"text": ["Glossa is here. It's late."], "source_lang": "EN", "target_lang": "DE", "style_id": "{LIST}",
+                "glossary_id": "{LIST}", "split_sentences": "0"}}"#
+        );
+        let result = with_list(&Recorder::default(), &list, &glossary, &json);
+        assert_eq!(result.items[0].text, "Glossa's is here. It's late.", "the term as the glossary defines it");
+        let json =
+            format!(r#"{{"text": ["It's late."], "source_lang": "EN", "target_lang": "DE", "style_id": "{LIST}"}}"#);
+        assert_eq!(with_list(&Recorder::default(), &list, &glossary, &json).items[0].text, "It’s late.");
+    }
+
+    /// A memory for German holding one segment, matching as the store would: exact after
+    /// lower-casing, or a close match with its score.
+    struct OneSegment;
+
+    impl MemorySource for OneSegment {
+        fn memory(&self, _: &Id) -> Result<Option<crate::sources::Memory>, SourceError> {
+            Ok(Some(crate::sources::Memory { targets: vec![catalogue::find("de").unwrap()] }))
+        }
+        fn lookup(
+            &self,
+            _: &Id,
+            _: &'static Language,
+            segments: &[String],
+            threshold: u8,
+            fuzzy: bool,
+        ) -> Result<Vec<Option<crate::sources::MemoryMatch>>, SourceError> {
+            let stored = ("Press the red button.", "Drücken Sie 2.5 Sekunden die rote Taste!");
+            Ok(segments
+                .iter()
+                .map(|segment| {
+                    let score = if segment.to_lowercase() == stored.0.to_lowercase() {
+                        100
+                    } else if segment.starts_with("Press the") {
+                        80
+                    } else {
+                        0
+                    };
+                    (score == 100 || (fuzzy && score >= threshold)).then(|| crate::sources::MemoryMatch {
+                        source: stored.0.to_owned(),
+                        target: stored.1.to_owned(),
+                        score,
+                    })
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn a_unit_the_memory_holds_comes_back_verbatim_and_close_ones_are_examples() {
+        let list =
+            List(serde_json::json!({"numbers": {"decimal_separator": "use_comma_as_decimal_separator"}}), Vec::new());
+        let engine = Recorder { follows_instructions: true, ..Recorder::default() };
+        let sources = Sources { terms: &NoGlossary, styles: &list, memories: &OneSegment };
+        let json = format!(
+            r#"{{"text": ["PRESS the red button. Press the green button. Wait 2.5 s."], "source_lang": "EN",
+                "target_lang": "DE", "style_id": "{LIST}", "translation_memory_id": "{LIST}",
+                "translation_memory_threshold": 75}}"#
+        );
+        let result = super::translate(&request(&json), &engine, &sources, &engines::Builtin).unwrap();
+        assert_eq!(
+            result.items[0].text, "Drücken Sie 2.5 Sekunden die rote Taste! Press the green button. Wait 2,5 s.",
+            "the memory's target verbatim, the rest with the list's rules"
+        );
+        assert_eq!(result.items[0].billed_characters, 57, "matched characters are billed as usual");
+        let calls = engine.calls.borrow();
+        assert_eq!(calls[0].0, ["Press the green button.", "Wait 2.5 s."], "the match is not translated again");
+        let stored = ("Press the red button.".to_owned(), "Drücken Sie 2.5 Sekunden die rote Taste!".to_owned());
+        assert_eq!(calls[0].2, [stored]);
+
+        // Below the threshold, nothing is an example.
+        let engine = Recorder { follows_instructions: true, ..Recorder::default() };
+        let json = json.replace("75}", "90}");
+        super::translate(&request(&json), &engine, &sources, &engines::Builtin).unwrap();
+        assert!(engine.calls.borrow()[0].2.is_empty());
     }
 }

@@ -36,7 +36,8 @@ impl Engine for &Scripted {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities { formality: self.name == "openai", context: false, custom_instructions: false, glossary: false }
+        let openai = self.name == "openai";
+        Capabilities { formality: openai, context: false, custom_instructions: openai, glossary: false }
     }
 
     fn translate(&self, request: &EngineRequest<'_>) -> Result<Vec<String>, EngineError> {
@@ -179,4 +180,20 @@ fn routes_are_named_by_their_kind_of_model() {
     assert_eq!(neural("apertium"), Some(false));
     assert_eq!(neural("deterministic"), None);
     assert_eq!(neural("ctranslate2+deterministic"), None);
+}
+
+#[test]
+fn instructions_count_as_followed_only_when_every_serving_route_ends_in_an_engine_that_follows_them() {
+    let llm = scripted("openai", &[("de", "en"), ("en", "fr")]);
+    let rules = scripted("apertium", &[("en", "es"), ("es", "en")]);
+    let engines = [&llm, &rules];
+    let inputs = texts(&["a"]);
+    let chain = chain_of(&engines);
+    assert!(chain.followed_instructions(), "nothing translated yet: nothing was dropped");
+    chain.translate(&EngineRequest::new(language("ES"), language("FR"), &inputs)).unwrap();
+    assert_eq!(chain.served_by(), ["apertium+openai"]);
+    assert!(chain.followed_instructions(), "the second leg of a pivot gets the instructions");
+    chain.translate(&EngineRequest::new(language("DE"), language("ES"), &inputs)).unwrap();
+    assert_eq!(chain.served_by(), ["apertium+openai", "openai+apertium"]);
+    assert!(!chain.followed_instructions());
 }

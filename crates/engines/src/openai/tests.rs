@@ -118,6 +118,23 @@ fn formality_more_and_less_are_stated_plainly() {
 }
 
 #[test]
+fn examples_from_a_translation_memory_are_shown_as_earlier_translations() {
+    let input = texts(&["Press the green button."]);
+    let examples = vec![("Press the red button.".to_owned(), "Drücken Sie die \"rote\" Taste.".to_owned())];
+    let request = EngineRequest { examples: &examples, ..EngineRequest::new(language("en"), language("de"), &input) };
+    let system = build_messages(&request, &["Press the green button."])[0]["content"].as_str().unwrap().to_owned();
+    assert!(
+        system.contains(
+            "Earlier approved translations of similar sentences; follow their wording and terminology where they fit:\n\
+             - \"Press the red button.\" → \"Drücken Sie die \\\"rote\\\" Taste.\""
+        ),
+        "{system}"
+    );
+    let plain = EngineRequest::new(language("en"), language("de"), &input);
+    assert!(!build_messages(&plain, &["x"])[0]["content"].as_str().unwrap().contains("Earlier approved"));
+}
+
+#[test]
 fn a_fenced_answer_is_accepted() {
     let server = FakeServer::start(vec![chat("```json\n[\"Bonjour\", \"Au revoir\"]\n```")]);
     let engine = OpenAiEngine::new(settings(&server.url, None), &UreqHttp);
