@@ -60,7 +60,9 @@ build-release:
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text
 ## translation (bench/translate.sh), glossaries (bench/glossary.sh: a 100,000-entry upload, and
 ## translation with a 10,000-entry glossary against none), style rules (bench/style_rules.sh:
-## translation with a list of 30 mechanical rules against none), the usage analytics over a million
+## translation with a list of 30 mechanical rules against none), translation memories
+## (bench/memories.sh: a 100,000-segment TMX import, and translation with that memory against
+## none), the usage analytics over a million
 ## usage rows (bench/analytics.sh), the service under slow-body and idle-connection attacks,
 ## with its memory after a burst (bench/hostile.sh), detection accuracy, write throughput and
 ## the language-tools service's memory (bench/language_tools.sh), and the neural engine: the
@@ -74,6 +76,7 @@ bench: setup setup-bench build-release
 	bench/translate.sh
 	bench/glossary.sh
 	bench/style_rules.sh
+	bench/memories.sh
 	bench/analytics.sh
 	bench/hostile.sh
 	bench/language_tools.sh

@@ -548,18 +548,21 @@ pub fn export(
 /// stored segments of a length that could reach the threshold sharing the most of the segment's
 /// rarest tokens: a stored segment that shares with it only words most of the memory holds may
 /// be missed (the cost of a lookup that reads a few index ranges, never the whole memory).
+///
+/// `live` is the memory's set as [`live`] read it earlier in the request. Exact matches take one
+/// statement, so they need no transaction of their own: a replacement swapped in meanwhile
+/// leaves the translation as it would have been a moment before. The fuzzy search reads several
+/// statements, in one read transaction.
 pub(crate) fn lookup(
     db: &dyn Database,
-    subscription_id: &str,
-    id: &Id,
+    live: &LiveMemory,
     target: &'static Language,
     segments: &[String],
     threshold: u8,
     fuzzy: bool,
 ) -> Result<Vec<Option<MemoryMatch>>, MemoryError> {
-    snapshot(db, |db| {
+    let search = |db: &dyn Database| -> Result<Vec<Option<MemoryMatch>>, MemoryError> {
         let mut found: Vec<Option<MemoryMatch>> = vec![None; segments.len()];
-        let Some(live) = live_for_lookup(db, subscription_id, id)? else { return Ok(found) };
         let Some(lang) = held_target(&live.targets, target) else { return Ok(found) };
         let normalised: Vec<String> = segments.iter().map(|segment| memory_match::normalise(segment)).collect();
 
@@ -662,7 +665,8 @@ pub(crate) fn lookup(
             }
         }
         Ok(found)
-    })
+    };
+    if fuzzy && threshold < 100 { snapshot(db, search) } else { search(db) }
 }
 
 /// The exact matches of a JSON array of keys (`?1`) in a set (`?2`) for a target language
@@ -731,12 +735,15 @@ fn held_target(targets: &[&'static Language], target: &'static Language) -> Opti
 }
 
 /// A memory's set and targets, for a lookup.
-struct LiveMemory {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LiveMemory {
     set_id: i64,
-    targets: Vec<&'static Language>,
+    pub(crate) targets: Vec<&'static Language>,
 }
 
-fn live_for_lookup(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<Option<LiveMemory>, MemoryError> {
+/// The subscription's memory `id` as lookups read it: its live set and its targets (one
+/// primary-key read).
+pub(crate) fn live(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<Option<LiveMemory>, MemoryError> {
     let result = db.execute(
         "SELECT set_id, target_langs FROM translation_memories WHERE id = ? AND subscription_id = ?",
         &[id.into(), subscription_id.into()],
