@@ -777,3 +777,26 @@ fn close_matches_reach_an_engine_that_follows_instructions_only_from_the_thresho
     assert!(!prompt.contains("Earlier approved translations"), "below the threshold: {prompt}");
     assert!(!prompt.contains("rote Taste"), "{prompt}");
 }
+
+#[test]
+fn the_official_python_and_node_clients_list_read_apply_and_delete_memories() {
+    let (app, key) = app();
+    for (client, name) in [("python", "Python memory"), ("node", "Node memory")] {
+        let id = id_of(&create(&app, &key, name, "en", &["de", "fr"]));
+        add_segments(&app, &key, &id, &[("Press the red button.", "Drücken Sie die rote Taste.", "de")]);
+        let report = match client {
+            "python" => app.python_client_report_with("memories.py", &key, &[&id]),
+            _ => app.node_client_report_with("memories.mjs", &key, &[&id]),
+        };
+        let expected = json!({"translation_memory_id": id, "name": name, "source_language": "en",
+                              "target_languages": ["de", "fr"], "segment_count": 1});
+        assert_eq!(report["listed"], json!([expected]), "{client}: {report}");
+        assert_eq!(report["got"], expected, "{client}");
+        let translated = report["translated"].as_str().unwrap();
+        assert!(translated.starts_with("Drücken Sie die rote Taste. "), "{client}: {translated}");
+        let wrong = report["wrong_target"].as_str().unwrap();
+        assert!(wrong.contains("does not support the target language IT"), "{client}: {wrong}");
+        let gone = report["after_delete"].as_str().unwrap();
+        assert!(gone.contains("not found") || gone.contains("Not found"), "{client}: {gone}");
+    }
+}

@@ -321,23 +321,34 @@ impl TestApp {
     /// app's base URL and `key`, and answers the JSON report it prints; a failing script fails
     /// the test with its error output and the app's log.
     pub fn python_client_report(&self, script: &str, key: &str) -> Json {
-        self.client_report(Command::new(python()).arg(workspace().join("tests/python").join(script)), key)
+        self.python_client_report_with(script, key, &[])
+    }
+
+    /// [`TestApp::python_client_report`] with more arguments after the key.
+    pub fn python_client_report_with(&self, script: &str, key: &str, args: &[&str]) -> Json {
+        self.client_report(Command::new(python()).arg(workspace().join("tests/python").join(script)), key, args)
     }
 
     /// [`TestApp::python_client_report`] for `tests/node/<script>`, driving the official Node
     /// client.
     pub fn node_client_report(&self, script: &str, key: &str) -> Json {
+        self.node_client_report_with(script, key, &[])
+    }
+
+    /// [`TestApp::node_client_report`] with more arguments after the key.
+    pub fn node_client_report_with(&self, script: &str, key: &str, args: &[&str]) -> Json {
         let folder = workspace().join("tests/node");
         assert!(
             folder.join("node_modules").is_dir(),
             "no Node client installed: run `scripts/setup.sh --tests` (npm ci in tests/node)"
         );
-        self.client_report(Command::new("node").arg(folder.join(script)), key)
+        self.client_report(Command::new("node").arg(folder.join(script)), key, args)
     }
 
-    /// The JSON report `script` (a client script and its path) prints, given the base URL and `key`.
-    fn client_report(&self, script: &mut Command, key: &str) -> Json {
-        let output = script.arg(&self.base_url).arg(key).output().expect("run the client script");
+    /// The JSON report `script` (a client script and its path) prints, given the base URL, `key`
+    /// and `args`.
+    fn client_report(&self, script: &mut Command, key: &str, args: &[&str]) -> Json {
+        let output = script.arg(&self.base_url).arg(key).args(args).output().expect("run the client script");
         assert!(output.status.success(), "{}\n{}", String::from_utf8_lossy(&output.stderr), self.log());
         serde_json::from_slice(&output.stdout).expect("the script prints one JSON report")
     }
