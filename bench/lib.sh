@@ -91,3 +91,23 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Service-Auth-Key $key"
 LUA
 }
+
+# alternate URL A B: loads URL with $work/A.lua and $work/B.lua in turn (wrk, three rounds of
+# each, so both see the same machine), prints a row per run, and sets `slowdown` to how much
+# longer a B request takes than an A request: with a fixed number of connections, the time a
+# request takes is the inverse of the throughput.
+alternate() {
+    local url=$1 a=$2 b=$3 round kind output rps
+    local -A total=([$a]=0 [$b]=0)
+    printf '%-32s %12s %10s %10s %10s  %s\n' run "requests/s" p50 p99 mean errors
+    for round in 1 2 3; do
+        for kind in "$a" "$b"; do
+            output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$kind.lua" "$url")
+            rps=$(figure rps <<<"$output")
+            printf '%-32s %12s %10s %10s %10s  %s\n' "$kind, round $round" "$rps" "$(figure p50 <<<"$output")" \
+                "$(figure p99 <<<"$output")" "$(figure mean <<<"$output")" "$(figure non2xx <<<"$output")"
+            total[$kind]=$(python3 -c "print(${total[$kind]} + $rps)")
+        done
+    done
+    slowdown=$(python3 -c "print(f'{${total[$a]} / ${total[$b]}:.2f}')")
+}

@@ -67,16 +67,5 @@ wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s "$work/remembered.lua" "http://$addres
 
 echo
 echo "translation with the 100,000-segment memory (wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per run)"
-printf '%-32s %12s %10s %10s %10s  %s\n' run "requests/s" p50 p99 mean errors
-declare -A total=([plain]=0 [remembered]=0)
-for round in 1 2 3; do
-    for kind in plain remembered; do
-        output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$kind.lua" "http://$address/v2/translate")
-        rps=$(figure rps <<<"$output")
-        printf '%-32s %12s %10s %10s %10s  %s\n' "$kind, round $round" "$rps" \
-            "$(figure p50 <<<"$output")" "$(figure p99 <<<"$output")" "$(figure mean <<<"$output")" \
-            "$(figure non2xx <<<"$output")"
-        total[$kind]=$(python3 -c "print(${total[$kind]} + $rps)")
-    done
-done
-python3 -c "print(f'a request with the memory takes {${total[plain]} / ${total[remembered]}:.2f}x the time of one without it (target: at most 1.3x)')"
+alternate "http://$address/v2/translate" plain remembered
+echo "a request with the memory takes ${slowdown}x the time of one without it (target: at most 1.3x)"

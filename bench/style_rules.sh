@@ -77,17 +77,5 @@ wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s "$work/styled.lua" "http://$address/v2
 
 echo
 echo "translation with a list of 30 mechanical rules (wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per run)"
-printf '%-32s %12s %10s %10s %10s  %s\n' run "requests/s" p50 p99 mean errors
-declare -A total=([plain]=0 [styled]=0)
-for round in 1 2 3; do
-    for kind in plain styled; do
-        output=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$kind.lua" "http://$address/v2/translate")
-        rps=$(figure rps <<<"$output")
-        printf '%-32s %12s %10s %10s %10s  %s\n' "$kind, round $round" "$rps" \
-            "$(figure p50 <<<"$output")" "$(figure p99 <<<"$output")" "$(figure mean <<<"$output")" \
-            "$(figure non2xx <<<"$output")"
-        total[$kind]=$(python3 -c "print(${total[$kind]} + $rps)")
-    done
-done
-# With a fixed number of connections, the time a request takes is the inverse of the throughput.
-python3 -c "print(f'a request with the list takes {${total[plain]} / ${total[styled]}:.2f}x the time of one without it (target: at most 1.10x)')"
+alternate "http://$address/v2/translate" plain styled
+echo "a request with the list takes ${slowdown}x the time of one without it (target: at most 1.10x)"
