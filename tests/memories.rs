@@ -65,22 +65,36 @@ fn is_lower_case_uuid(text: &str) -> bool {
         })
 }
 
-/// Every segment of a memory as (target language, source, target), sorted, read page by page.
+/// Every segment of a memory as (target language, source, target), sorted, read page by page
+/// following the listing's cursors; each source text is listed once, with its translations.
 fn all_segments(app: &TestApp, key: &str, id: &str) -> Vec<(String, String, String)> {
+    listed_segments(app, key, id, "page_size=100")
+}
+
+/// [`all_segments`] of a listing with this query (a filter, a page size).
+fn listed_segments(app: &TestApp, key: &str, id: &str, query: &str) -> Vec<(String, String, String)> {
     let mut all = Vec::new();
-    for page in 0.. {
-        let reply = app.call("GET", &format!("/v3/translation_memories/{id}/segments?page={page}&page_size=100"), key);
+    let mut sources = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let path = format!("/v3/translation_memories/{id}/segments?{query}{cursor}");
+        let reply = app.call("GET", &path, key);
         assert_eq!(reply.status, 200, "{}", reply.text());
         let body = reply.json();
-        let segments = body["segments"].as_array().expect("segments");
-        if segments.is_empty() {
-            assert_eq!(body["total_count"].as_u64(), Some(all.len() as u64));
-            break;
+        for segment in body["segments"].as_array().expect("segments") {
+            let source = segment["source_text"].as_str().expect("a source").to_owned();
+            assert!(is_lower_case_uuid(segment["source_segment_id"].as_str().unwrap()), "{segment}");
+            assert!(!sources.contains(&source), "{source} listed twice");
+            sources.push(source.clone());
+            for target in segment["targets"].as_array().expect("targets") {
+                let text = |field: &str| target[field].as_str().expect("a text").to_owned();
+                assert!(is_lower_case_uuid(&text("target_segment_id")), "{target}");
+                all.push((text("target_language"), source.clone(), text("target_text")));
+            }
         }
-        for segment in segments {
-            let text = |field: &str| segment[field].as_str().expect("a text").to_owned();
-            assert!(is_lower_case_uuid(&text("segment_id")), "{segment}");
-            all.push((text("target_language"), text("source"), text("target")));
+        match body["next_page_cursor"].as_str() {
+            Some(next) => cursor = format!("&page_cursor={next}"),
+            None => break,
         }
     }
     all.sort();
@@ -317,16 +331,36 @@ fn segments_are_added_listed_filtered_and_deleted() {
     );
     let reply = app.call("GET", &format!("{path}?page_size=2"), &key);
     let listed = reply.json();
-    assert_eq!(listed["total_count"], 4);
-    assert_eq!(listed["segments"].as_array().unwrap().len(), 2);
-    assert_eq!(listed["segments"][0]["target_language"], "de", "by target language, then in the order added");
-    assert_eq!(listed["segments"][1]["target"], "Servus, Welt!");
-    let reply = app.call("GET", &format!("{path}?target_language=DE&page=1&page_size=1"), &key);
-    assert_eq!(reply.json()["total_count"], 2);
-    assert_eq!(reply.json()["segments"][0]["target"], "Servus, Welt!");
+    assert_eq!(listed["segment_count"], 4, "the translations the memory holds");
+    assert_eq!(listed["segments"].as_array().unwrap().len(), 2, "source segments: {listed}");
+    let next = listed["next_page_cursor"].as_str().expect("a second page").to_owned();
+    let reply = app.call("GET", &format!("{path}?page_size=2&page_cursor={next}"), &key);
+    assert_eq!(
+        (reply.json()["segments"].as_array().unwrap().len(), &reply.json()["next_page_cursor"]),
+        (1, &Json::Null)
+    );
+    let hellos = app.call("GET", &format!("{path}?filter_text=hello%2C%20WORLD"), &key).json();
+    assert_eq!(hellos["segments"].as_array().unwrap().len(), 1, "{hellos}");
+    let hello_segment = &hellos["segments"][0];
+    assert_eq!(hello_segment["source_text"], "Hello, world!");
+    let targets: Vec<&str> =
+        hello_segment["targets"].as_array().unwrap().iter().map(|t| t["target_text"].as_str().unwrap()).collect();
+    assert_eq!(targets, ["Hallo, Welt!", "Servus, Welt!"], "one source segment, its translations in the order added");
+    assert_eq!(hello_segment["targets"][0]["target_segment_id"], hello.as_str(), "the id POST answered");
+    assert_eq!(
+        listed_segments(&app, &key, &id, "filter_text=bonjour&page_size=1"),
+        [triple("fr", "Good morning", "Bonjour")],
+        "targets are searched too"
+    );
+    assert!(listed_segments(&app, &key, &id, "filter_text=bonjour&filter_case_sensitive=true").is_empty());
     assert_400(
-        &app.call("GET", &format!("{path}?target_language=it"), &key),
-        "Value for 'target_language' not supported: the translation memory's target languages are de, fr, en-gb.",
+        &app.call("GET", &format!("{path}?filter_text=H"), &key),
+        "Value for 'filter_text' not supported: it must be at least 2 characters long.",
+    );
+    assert_400(&app.call("GET", &format!("{path}?page_cursor=nope"), &key), "Value for 'page_cursor' not supported.");
+    assert_400(
+        &app.call("GET", &format!("{path}?page=1"), &key),
+        "Unknown parameter 'page': this request takes 'page_size', 'page_cursor', 'filter_text', 'filter_case_sensitive'.",
     );
     assert_400(
         &app.call("GET", &format!("{path}?page_size=101"), &key),
@@ -587,10 +621,15 @@ fn a_large_tmx_file_is_imported_in_chunks_appended_and_replaced() {
         (&appended["imported"], &appended["duplicates"], &appended["segment_count"]),
         (&json!(2000), &json!(2000), &json!(6000))
     );
-    let reply =
-        app.call("GET", &format!("/v3/translation_memories/{id}/segments?target_language=fr&page_size=1"), &key);
-    assert_eq!(reply.json()["total_count"], 3000);
-    assert_eq!(reply.json()["segments"][0]["source"], "Sentence number 0 about the printer.");
+    let reply = app.call(
+        "GET",
+        &format!("/v3/translation_memories/{id}/segments?filter_text=number%200%20about&page_size=1"),
+        &key,
+    );
+    assert_eq!(reply.json()["segment_count"], 6000);
+    assert_eq!(reply.json()["segments"][0]["source_text"], "Sentence number 0 about the printer.");
+    assert_eq!(reply.json()["segments"][0]["targets"].as_array().unwrap().len(), 2, "its two translations");
+    assert_eq!(all_segments(&app, &key, &id).len(), 6000, "3,000 source segments, paged by their cursors");
     let exported = app.call("GET", &path, &key).text();
     assert_eq!(exported.matches("<tu>").count(), 3000, "one unit per source");
     let reply = send(&app, "PUT", &path, &key, Some((TMX, exported.as_bytes())));
@@ -779,14 +818,24 @@ fn close_matches_reach_an_engine_that_follows_instructions_only_from_the_thresho
 }
 
 #[test]
-fn the_official_python_and_node_clients_list_read_apply_and_delete_memories() {
+fn the_official_python_and_node_clients_list_read_apply_delete_import_page_and_export_memories() {
     let (app, key) = app();
+    let folder = tempfile::tempdir().expect("a folder for the files");
+    let file = tmx(&[
+        &[("en-US", "Press the red button."), ("de-DE", "Drücken Sie die rote Taste."), ("pt-BR", "Aperte o botão.")],
+        &[("en-US", "Wait."), ("fr-FR", "Attendez."), ("de-DE", "Warten Sie.")],
+    ]);
+    let tmx_path = folder.path().join("client import.tmx");
+    std::fs::write(&tmx_path, &file).expect("write the TMX file");
+    let tmx_path = tmx_path.to_str().unwrap();
     for (client, name) in [("python", "Python memory"), ("node", "Node memory")] {
         let id = id_of(&create(&app, &key, name, "en", &["de", "fr"]));
         add_segments(&app, &key, &id, &[("Press the red button.", "Drücken Sie die rote Taste.", "de")]);
+        let export_path = folder.path().join(format!("{client} export.tmx"));
+        let args = [id.as_str(), tmx_path, export_path.to_str().unwrap()];
         let report = match client {
-            "python" => app.python_client_report_with("memories.py", &key, &[&id]),
-            _ => app.node_client_report_with("memories.mjs", &key, &[&id]),
+            "python" => app.python_client_report_with("memories.py", &key, &args),
+            _ => app.node_client_report_with("memories.mjs", &key, &args),
         };
         let expected = json!({"translation_memory_id": id, "name": name, "source_language": "en",
                               "target_languages": ["de", "fr"], "segment_count": 1});
@@ -798,5 +847,300 @@ fn the_official_python_and_node_clients_list_read_apply_and_delete_memories() {
         assert!(wrong.contains("does not support the target language IT"), "{client}: {wrong}");
         let gone = report["after_delete"].as_str().unwrap();
         assert!(gone.contains("not found") || gone.contains("Not found"), "{client}: {gone}");
+
+        // Import, listing, export: the job-based calls.
+        let imported_id = report["import"]["result_memory"].as_str().expect("the imported memory").to_owned();
+        assert_eq!(
+            report["import"],
+            json!({"operation": "import", "status": "completed", "display_name": "Client import",
+                   "translation_memory_id": null, "result_memory": imported_id, "skipped": 1,
+                   "has_download_url": false}),
+            "{client}"
+        );
+        assert_eq!(
+            report["imported"],
+            json!({"translation_memory_id": imported_id, "name": "Client import", "source_language": "en",
+                   "target_languages": ["de", "fr"], "segment_count": 3}),
+            "{client}"
+        );
+        let mut pages: Vec<Json> = report["pages"].as_array().unwrap().clone();
+        assert_eq!(pages.len(), 2, "one source segment a page: {client}: {pages:?}");
+        pages.sort_by_key(|page| page.to_string());
+        assert_eq!(
+            json!(pages),
+            json!([
+                [["Press the red button.", [["de", "Drücken Sie die rote Taste."]]]],
+                [["Wait.", [["de", "Warten Sie."], ["fr", "Attendez."]]]],
+            ]),
+            "{client}"
+        );
+        assert_eq!(
+            (&report["segment_count"], &report["filtered"]),
+            (&json!(3), &json!(["Press the red button."])),
+            "{client}"
+        );
+        assert_eq!(report["translated_with_import"], "Attendez.", "{client}");
+        assert_eq!(report["export_reused"], json!([false, true, true]), "{client}");
+        assert_eq!(
+            report["export"],
+            json!({"operation": "export", "status": "completed", "display_name": null,
+                   "translation_memory_id": imported_id, "result_memory": null, "skipped": null,
+                   "has_download_url": true}),
+            "{client}"
+        );
+        let exported = std::fs::read_to_string(&export_path).expect("the client wrote the export");
+        assert!(
+            exported.contains("<seg>Attendez.</seg>") && exported.contains("<seg>Warten Sie.</seg>"),
+            "{client}: {exported}"
+        );
+        if client == "python" {
+            // Read back by the standard library's XML parser.
+            assert_eq!(
+                report["exported_units"],
+                json!([
+                    [["en", "Press the red button."], ["de", "Drücken Sie die rote Taste."]],
+                    [["en", "Wait."], ["de", "Warten Sie."], ["fr", "Attendez."]],
+                ]),
+                "{exported}"
+            );
+        }
+        assert_eq!(app.call("GET", &format!("/v3/translation_memories/{imported_id}"), &key).status, 404, "deleted");
     }
+}
+
+/// The path and query of an absolute URL the application answered, which must point at it.
+fn path_of(app: &TestApp, url: &str) -> String {
+    let path = url.strip_prefix(app.base_url.as_str()).unwrap_or_else(|| panic!("{url} is not at {}", app.base_url));
+    path.to_owned()
+}
+
+/// A job's one result.
+fn result_of(job: &Json) -> Json {
+    let results = job["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{job}");
+    results[0].clone()
+}
+
+#[test]
+fn a_tmx_file_is_imported_and_a_memory_exported_through_jobs_and_their_urls() {
+    let (app, key) = app();
+    let file = tmx(&[
+        &[("en-US", "Press the red button."), ("de-DE", "Drücken Sie die rote Taste."), ("pt-BR", "Aperte o botão.")],
+        &[("en-US", "Wait."), ("fr-FR", "Attendez."), ("de-DE", "Warten Sie.")],
+    ]);
+    let length = file.len().to_string();
+    let declare = |name: &str, length: usize, content_type: Option<&str>| {
+        let mut source_file = json!({"file_name": name, "content_length": length});
+        if let Some(content_type) = content_type {
+            source_file["content_type"] = json!(content_type);
+        }
+        app.post_json(
+            "/v3/translation_memories/import",
+            &key,
+            &json!({"source_file": source_file, "parameters": {"display_name": "Imported"}}),
+        )
+    };
+    let reply = declare("legal.tmx", file.len(), None);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let created = reply.json();
+    let job_id = created["job_id"].as_str().unwrap().to_owned();
+    assert!(is_lower_case_uuid(&job_id));
+    assert_eq!((&created["operation"], &created["product"]), (&json!("import"), &json!("translation_memory")));
+    assert_eq!(
+        created["source_file"],
+        json!({"file_name": "legal.tmx", "content_type": "application/xml", "content_length": file.len()})
+    );
+    assert_eq!(result_of(&created)["status"], "awaiting_input");
+    assert!(created["expires_at"].as_str().unwrap().ends_with('Z'));
+    let upload = path_of(&app, created["upload_url"].as_str().unwrap());
+    assert!(upload.starts_with(&format!("/v3/translation_memories/jobs/{job_id}/file?token=")), "{upload}");
+
+    let job_path = format!("/v3/translation_memories/jobs/{job_id}");
+    let waiting = app.call("GET", &job_path, &key).json();
+    assert_eq!(result_of(&waiting)["status"], "awaiting_input", "{waiting}");
+    assert!(result_of(&waiting)["status_metadata"]["required_action"].is_string());
+
+    // The upload URL takes the file without a key, as declared, once.
+    let put = |path: &str, content_type: &str, body: &[u8]| {
+        app.request("PUT", path, &[("content-type", content_type)], Some(body))
+    };
+    let wrong_token = upload.replace("token=", "token=0");
+    assert_eq!(put(&wrong_token, "application/xml", file.as_bytes()).status, 404);
+    // A body past what unauthenticated requests may send is refused by its URL before it is read.
+    let large = vec![b' '; 1 << 20];
+    assert_eq!(put(&wrong_token, "application/xml", &large).status, 404);
+    let reply = put(&upload, "application/xml", &large);
+    assert_eq!(reply.status, 400, "not the declared length: {}", reply.text());
+    let reply = put(&upload, "text/plain", file.as_bytes());
+    assert_eq!(
+        (reply.status, message(&reply).as_str()),
+        (
+            400,
+            "The file's Content-Type is 'text/plain', not 'application/xml' as declared when the import was created."
+        )
+    );
+    let reply = put(&upload, "application/xml", b"<tmx/>");
+    assert_eq!(
+        (reply.status, message(&reply)),
+        (400, format!("The file has 6 bytes, not {length} as declared when the import was created."))
+    );
+    let reply = put(&upload, "application/xml; charset=utf-8", file.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let done = result_of(&reply.json());
+    assert_eq!((&done["status"], &done["skipped_segment_count"]), (&json!("completed"), &json!(1)), "{done}");
+    let memory_id = done["translation_memory_id"].as_str().unwrap().to_owned();
+    let reply = put(&upload, "application/xml", file.as_bytes());
+    assert_eq!(
+        (reply.status, message(&reply).as_str()),
+        (409, "This upload URL was used already: create a new import.")
+    );
+    let finished = app.call("GET", &job_path, &key).json();
+    assert_eq!(result_of(&finished)["translation_memory_id"], memory_id.as_str());
+
+    let memory = app.call("GET", &format!("/v3/translation_memories/{memory_id}"), &key).json();
+    assert_eq!(
+        memory,
+        json!({"translation_memory_id": memory_id, "name": "Imported", "source_language": "en",
+               "target_languages": ["de", "fr"], "segment_count": 3})
+    );
+    assert_eq!(
+        all_segments(&app, &key, &memory_id),
+        [
+            triple("de", "Press the red button.", "Drücken Sie die rote Taste."),
+            triple("de", "Wait.", "Warten Sie."),
+            triple("fr", "Wait.", "Attendez."),
+        ]
+    );
+    let reply = app.post_json(
+        "/v2/translate",
+        &key,
+        &json!({"text": ["Wait."], "source_lang": "EN", "target_lang": "FR", "translation_memory_id": memory_id}),
+    );
+    assert_eq!(translated(&reply), "Attendez.", "the imported memory is used");
+
+    // A file that cannot be imported fails its job, says why, and leaves no memory.
+    let broken = "<tmx><header srclang=\"en\"/><body>\n<tu><tuv xml:lang=\"en\"><seg>a</seg></tuv>\n<tuv xml:lang=\"de\"><seg>b</tuv></tu></body></tmx>";
+    let reply = declare("broken.tmx", broken.len(), Some("application/x-tmx+xml"));
+    let broken_upload = path_of(&app, reply.json()["upload_url"].as_str().unwrap());
+    let broken_job = reply.json()["job_id"].as_str().unwrap().to_owned();
+    let reply = put(&broken_upload, "application/x-tmx+xml", broken.as_bytes());
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert!(
+        message(&reply).starts_with("Invalid TMX file:") && message(&reply).contains("(line 3)"),
+        "{}",
+        reply.text()
+    );
+    let failed = result_of(&app.call("GET", &format!("/v3/translation_memories/jobs/{broken_job}"), &key).json());
+    assert_eq!((&failed["status"], &failed["error"]["message"]), (&json!("failed"), &json!(message(&reply))));
+    assert_eq!(app.call("GET", "/v3/translation_memories", &key).json()["total_count"], 1);
+
+    // Bad declarations are refused naming the field.
+    for (body, status, expected) in [
+        (json!({}), 400, "Parameter 'source_file' not specified"),
+        (json!({"source_file": {"content_length": 1}}), 400, "Parameter 'source_file.file_name' not specified"),
+        (
+            json!({"source_file": {"file_name": "a.tmx", "content_length": 0}}),
+            400,
+            "Value for 'source_file.content_length' not supported: it must be an integer from 1 to 67108864.",
+        ),
+        (
+            json!({"source_file": {"file_name": "a.tmx", "content_length": 67108865}}),
+            413,
+            "Request Entity Too Large: a TMX file may not exceed 64 MiB (67108864 bytes).",
+        ),
+        (
+            json!({"source_file": {"file_name": "a.tmx", "content_length": 1, "content_type": "text/csv"}}),
+            400,
+            "Value for 'source_file.content_type' not supported: 'text/csv' is no TMX media type (application/xml, text/xml or application/x-tmx+xml).",
+        ),
+        (
+            json!({"source_file": {"file_name": "a.tmx", "content_length": 1}, "parameters": {"glossary": "x"}}),
+            400,
+            "Value for 'parameters.glossary' not supported.",
+        ),
+        (
+            json!({"source_file": {"file_name": "a.tmx", "content_length": 1}, "name": "x"}),
+            400,
+            "Unknown parameter 'name': this request takes 'source_file', 'parameters'.",
+        ),
+    ] {
+        let reply = app.post_json("/v3/translation_memories/import", &key, &body);
+        assert_eq!((reply.status, message(&reply).as_str()), (status, expected), "{body}");
+    }
+    assert_400(&app.call("GET", "/v3/translation_memories/jobs/nope", &key), "Invalid job_id");
+    let reply = app.call("GET", &format!("/v3/translation_memories/jobs/{UNKNOWN_ID}"), &key);
+    assert_eq!((reply.status, message(&reply).as_str()), (404, "Job not found."));
+    assert_eq!(app.request("GET", &job_path, &[], None).status, 403, "a job is read with a key");
+    let reply = app.call("GET", "/v3/translation_memories/import", &key);
+    assert_eq!((reply.status, reply.header("allow")), (405, Some("POST")));
+
+    // An export: made at once, reused while the memory is unchanged, downloaded without a key.
+    let export_path = format!("/v3/translation_memories/{memory_id}/export");
+    let reply = app.call("POST", &export_path, &key);
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let export = reply.json();
+    assert_eq!(
+        (&export["operation"], &export["parameters"]["translation_memory_id"]),
+        (&json!("export"), &json!(memory_id))
+    );
+    let export_result = result_of(&export);
+    assert_eq!(export_result["status"], "completed");
+    let reply = app.call("POST", &export_path, &key);
+    assert_eq!((reply.status, &reply.json()["job_id"]), (200, &export["job_id"]), "reused");
+    let download = path_of(&app, export_result["download_url"].as_str().unwrap());
+    let reply = app.get(&download);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("content-type"), Some("application/x-tmx+xml; charset=UTF-8"));
+    assert_eq!(reply.header("content-disposition"), Some("attachment; filename=\"Imported.tmx\""));
+    let exported = reply.text();
+    assert_eq!(exported.matches("<tu>").count(), 2, "one unit per source: {exported}");
+    assert!(exported.contains("Drücken Sie die rote Taste.") && exported.contains("Attendez."), "{exported}");
+    let export_job = format!("/v3/translation_memories/jobs/{}", export["job_id"].as_str().unwrap());
+    assert_eq!(result_of(&app.call("GET", &export_job, &key).json())["status"], "downloaded");
+    assert_eq!(app.get(&download.replace("token=", "token=1")).status, 404);
+    assert_eq!(
+        app.get(&upload.replace(&job_id, export["job_id"].as_str().unwrap())).status,
+        404,
+        "another job's token"
+    );
+
+    // The memory changes: the export expires, and a new one has the change.
+    add_segments(&app, &key, &memory_id, &[("Yes.", "Ja.", "de")]);
+    let reply = app.get(&download);
+    assert_eq!(reply.status, 410, "{}", reply.text());
+    let expired = result_of(&app.call("GET", &export_job, &key).json());
+    assert_eq!(expired["status"], "expired", "{expired}");
+    assert!(expired["error"]["message"].as_str().unwrap().contains("create a new export"));
+    let reply = app.call("POST", &export_path, &key);
+    assert_eq!(reply.status, 202);
+    let fresh = path_of(&app, result_of(&reply.json())["download_url"].as_str().unwrap());
+    assert!(app.get(&fresh).text().contains("<seg>Ja.</seg>"));
+
+    // A file larger than an unauthenticated request may send goes to its upload URL too.
+    let units: Vec<[(&str, String); 2]> = (0..2000)
+        .map(|index| {
+            [
+                ("en", format!("Sentence number {index} about the printer.")),
+                ("es", format!("Frase número {index} sobre la impresora.")),
+            ]
+        })
+        .collect();
+    let borrowed: Vec<Vec<(&str, &str)>> =
+        units.iter().map(|unit| unit.iter().map(|(language, text)| (*language, text.as_str())).collect()).collect();
+    let slices: Vec<&[(&str, &str)]> = borrowed.iter().map(Vec::as_slice).collect();
+    let large_file = tmx(&slices);
+    assert!(large_file.len() > 128 * 1024);
+    let reply = declare("large.tmx", large_file.len(), None);
+    let large_upload = path_of(&app, reply.json()["upload_url"].as_str().unwrap());
+    let reply = put(&large_upload, "application/xml", large_file.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let large_memory = result_of(&reply.json())["translation_memory_id"].as_str().unwrap().to_owned();
+    assert_eq!(segment_count(&app, &key, &large_memory), 2000);
+
+    // Another subscription reaches neither the jobs nor the memory's export.
+    let (_, other_admin) = app.create_subscription("pro");
+    let other = app.create_developer_key(&other_admin, None)["key"].as_str().unwrap().to_owned();
+    assert_eq!(app.call("GET", &job_path, &other).status, 404);
+    assert_eq!(app.call("POST", &export_path, &other).status, 404);
+    assert_eq!(app.call("POST", &format!("/v3/translation_memories/{UNKNOWN_ID}/export"), &key).status, 404);
 }

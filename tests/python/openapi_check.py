@@ -14,6 +14,7 @@ import sys
 from datetime import date
 import tomllib
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import requests
 import yaml
@@ -207,6 +208,22 @@ def field(response, name):
         return "missing"
 
 
+def job_result(response, name):
+    """A field of a job's one result, or "missing" (the failed call is reported already)."""
+    try:
+        return response.json()["results"][0].get(name, "missing")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return "missing"
+
+
+def path_and_query(url):
+    """An absolute URL the application answered (a job's upload or download URL) as the path `check`
+    takes and the parameters of its query string."""
+    parts = urlsplit(url)
+    path = parts.path if parts.path.startswith("/") else f"/{parts.path}"
+    return path, dict(parse_qsl(parts.query))
+
+
 def check_rate_limit(check, developer, admin):
     """A key over its request rate (one request per second, no burst): the 429 and its header.
     The requests name a time far ahead (the test clock), so the keys start afresh there."""
@@ -295,8 +312,13 @@ def check_memories(check, developer, admin, unknown):
     check("POST", segments, developer, {"data": {"segments": as_text}}, 201)
     check("POST", segments, developer, {"json": {"segments": [{**pairs[0], "target_language": "fr"}]}}, 400)
     check("POST", f"{base}/{unknown}/segments", developer, {"json": {"segments": pairs}}, 404)
-    check("GET", segments, developer, {"params": {"page": 0, "page_size": 100, "target_language": "de"}}, 200)
-    check("GET", segments, developer, {"params": {"target_language": "it"}}, 400)
+    first = check("GET", segments, developer, {"params": {"page_size": 1}}, 200)
+    cursor = field(first, "next_page_cursor")
+    if cursor != "missing":
+        check("GET", segments, developer, {"params": {"page_size": 1, "page_cursor": cursor}}, 200)
+    check("GET", segments, developer, {"params": {"filter_text": "Hello"}}, 200)
+    check("GET", segments, developer, {"params": {"filter_text": "H"}}, 400)
+    check("GET", segments, developer, {"params": {"page_cursor": "nope"}}, 400)
     check("GET", f"{base}/{unknown}/segments", developer, {}, 404)
 
     tmx = f"{base}/{memory}/tmx"
@@ -322,7 +344,7 @@ def check_memories(check, developer, admin, unknown):
     # The PUT replaced the segments: delete one of those it left.
     listed = check("GET", segments, developer, {}, 200)
     try:
-        segment = listed.json()["segments"][0]["segment_id"]
+        segment = listed.json()["segments"][0]["targets"][0]["target_segment_id"]
     except (ValueError, KeyError, IndexError, TypeError):
         segment = "missing"
     check("DELETE", f"{segments}/{segment}", developer, {}, 204)
@@ -330,6 +352,47 @@ def check_memories(check, developer, admin, unknown):
     check("DELETE", f"{segments}/not-a-uuid", developer, {}, 400)
     check("DELETE", f"{base}/{memory}", developer, {}, 204)
     check("DELETE", f"{base}/{memory}", developer, {}, 404)
+
+    # Jobs: a TMX file imported as a new memory through its upload URL, that memory exported and
+    # downloaded through its download URL. Both URLs are absolute and are called without a key.
+    job_file = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header creationtool="openapi" '
+        'creationtoolversion="1" datatype="plaintext" segtype="sentence" adminlang="en" srclang="en-US" o-tmf="none"/>'
+        '<body><tu><tuv xml:lang="en-US"><seg>Good night</seg></tuv><tuv xml:lang="de-DE"><seg>Gute Nacht</seg></tuv>'
+        '<tuv xml:lang="fr"><seg>Bonne nuit</seg></tuv><tuv xml:lang="pt-BR"><seg>Boa noite</seg></tuv></tu>'
+        "</body></tmx>"
+    ).encode()
+    declared = {"file_name": "openapi.tmx", "content_length": len(job_file), "content_type": "application/xml"}
+    import_new = {"source_file": declared, "parameters": {"display_name": "openapi import"}}
+    created = check("POST", f"{base}/import", developer, {"json": import_new}, 201)
+    job = field(created, "job_id")
+    upload, token = path_and_query(field(created, "upload_url"))
+    check("POST", f"{base}/import", developer, {"json": {"source_file": {**declared, "size": 1}}}, 400)
+    check("POST", f"{base}/import", admin, {"json": import_new}, 403)
+    check("GET", f"{base}/jobs/{job}", developer, {}, 200)
+    check("GET", f"{base}/jobs/not-a-uuid", developer, {}, 400)
+    check("GET", f"{base}/jobs/{unknown}", developer, {}, 404)
+    as_xml = {"Content-Type": "application/xml"}
+    uploaded = check("PUT", upload, {}, {"params": token, "data": job_file, "headers": as_xml}, 200)
+    check("PUT", upload, {}, {"params": token, "data": job_file, "headers": as_xml}, 409)
+    again = check("POST", f"{base}/import", developer, {"json": {"source_file": declared}}, 201)
+    upload, token = path_and_query(field(again, "upload_url"))
+    check("PUT", upload, {}, {"params": token, "data": job_file, "headers": {"Content-Type": "text/plain"}}, 400)
+
+    imported = job_result(uploaded, "translation_memory_id")
+    exported = check("POST", f"{base}/{imported}/export", developer, {}, 202)
+    check("POST", f"{base}/{imported}/export", developer, {}, 200)
+    check("POST", f"{base}/{unknown}/export", developer, {}, 404)
+    check("POST", f"{base}/not-a-uuid/export", developer, {}, 400)
+    export_job = check("GET", f"{base}/jobs/{field(exported, 'job_id')}", developer, {}, 200)
+    download, token = path_and_query(job_result(export_job, "download_url"))
+    check("GET", download, {}, {"params": token}, 200)
+    check("GET", download, {}, {"params": {"token": "0" * 64}}, 404)
+    # The memory changes: the export's URL no longer gives it (a new export would).
+    change = {"segments": [{"source": "Good morning", "target": "Guten Morgen", "target_language": "de"}]}
+    check("POST", f"{base}/{imported}/segments", developer, {"json": change}, 201)
+    check("GET", download, {}, {"params": token}, 410)
+    check("DELETE", f"{base}/{imported}", developer, {}, 204)
 
 
 def check_glossaries(check, developer, admin, translate, unknown):

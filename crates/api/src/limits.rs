@@ -7,7 +7,9 @@
 //! A request without an `Authorization` header is read to [`UNAUTHENTICATED_BODY_BYTES`] at most,
 //! whatever its route allows: its key, if any, is the legacy `auth_key` parameter, which only a
 //! read body can reveal. Routes whose limit is larger read a body only after its key has been
-//! checked, so that no unauthenticated request ever causes a large read.
+//! checked, so that no unauthenticated request ever causes a large read. The one exception is a
+//! URL that carries its own credential ([`url_carries_credential`]): an import's upload URL, whose
+//! token is checked, like a key, before its body is read past that size.
 
 /// The most any body is read before its key is known: text translation's limit (128 KiB, the
 /// reference's). Old clients that still send `auth_key` send small bodies.
@@ -36,6 +38,18 @@ pub const BODY_LIMITS: &[(&str, usize)] = &[
     // A translation memory's TMX file (raw, or the `file` part of a multipart body) of up to 64 MiB.
     ("/v3/translation_memories", 64 * 1024 * 1024),
 ];
+
+/// Whether a request's URL carries its own credential (a `token` query parameter), as a
+/// pre-signed storage URL does, so that clients send no key with it: an import's upload URL,
+/// `PUT /v3/translation_memories/jobs/{job_id}/file?token=…`. Its component checks the token
+/// before the body is read past [`UNAUTHENTICATED_BODY_BYTES`].
+pub fn url_carries_credential(path: &str, query: &str) -> bool {
+    let job_file = path
+        .strip_prefix("/v3/translation_memories/jobs/")
+        .and_then(|rest| rest.strip_suffix("/file"))
+        .is_some_and(|job| !job.is_empty() && !job.contains('/'));
+    job_file && query.split('&').any(|pair| pair.strip_prefix("token=").is_some_and(|token| !token.is_empty()))
+}
 
 /// The most a body sent to `path` may carry.
 pub fn body_limit(path: &str) -> usize {
@@ -89,5 +103,10 @@ mod tests {
         assert_eq!(too_large(128 * 1024).message, "Request Entity Too Large: the body may not exceed 128 KiB.");
         assert_eq!(too_large(128 * 1024).status, 413);
         assert!(too_large_unauthenticated().message.contains("Authorization"));
+        assert!(url_carries_credential("/v3/translation_memories/jobs/a1/file", "token=ab"));
+        assert!(!url_carries_credential("/v3/translation_memories/jobs/a1/file", "token="));
+        assert!(!url_carries_credential("/v3/translation_memories/jobs/a1/file", ""));
+        assert!(!url_carries_credential("/v3/translation_memories/a1/tmx", "token=ab"));
+        assert!(!url_carries_credential("/v3/translation_memories/jobs/a/b/file", "token=ab"));
     }
 }

@@ -4,13 +4,13 @@
 
 use api::params::{BodyFormat, form_pairs};
 use api::{ApiError, ApiResponse, Params, Request};
-use catalogue::Language;
-use platform::Id;
+use platform::{Id, Services};
 
+use crate::jobs::{self, Job, JobError, JobOperation, NewImport};
 use crate::limits::MAX_PARAMS_BYTES;
+use crate::listing::SegmentQuery;
 use crate::request::{
-    self, Accepted, Listing, NewMemory, NewSegment, Page, RawMemory, RawPage, RawSegment, RequestError,
-    SEGMENTS_ACCEPTED, code_of,
+    self, Accepted, NewMemory, NewSegment, Page, RawMemory, RawPage, RawSegment, RequestError, SEGMENTS_ACCEPTED,
 };
 use crate::store::{MemoryError, Segment, TranslationMemory};
 use crate::tmx::{self, TmxError, TmxImport};
@@ -37,13 +37,19 @@ pub enum Operation {
     CreateMemory,
     /// `PATCH /v3/translation_memories/{id}`: `name`.
     Rename,
-    /// `GET …/segments`: `page`, `page_size`, `target_language`.
+    /// `GET …/segments`: `page_size`, `page_cursor`, `filter_text`, `filter_case_sensitive`.
     ListSegments,
     /// `POST …/segments`: `segments`, read as the body streams.
     AddSegments,
     /// `POST` and `PUT …/tmx`: the TMX file, raw or as the `file` part of a multipart body.
     ImportTmx,
-    /// Reading and deleting a memory or a segment, exporting TMX: no parameters.
+    /// `POST /v3/translation_memories/import`: `source_file`, `parameters` (JSON objects).
+    CreateImport,
+    /// `PUT …/jobs/{id}/file`: the TMX file, raw; `token`.
+    Upload,
+    /// `GET …/jobs/{id}/file`: `token`.
+    Download,
+    /// Reading and deleting a memory, a segment or a job, exporting TMX: no parameters.
     Plain,
 }
 
@@ -53,8 +59,10 @@ impl Operation {
             Operation::ListMemories => &["page", "page_size"],
             Operation::CreateMemory => &["name", "source_language", "target_languages"],
             Operation::Rename => &["name"],
-            Operation::ListSegments => &["page", "page_size", "target_language"],
+            Operation::ListSegments => &["page_size", "page_cursor", "filter_text", "filter_case_sensitive"],
             Operation::AddSegments => SEGMENTS_ACCEPTED.0,
+            Operation::CreateImport => &["source_file", "parameters"],
+            Operation::Upload | Operation::Download => &["token"],
             Operation::ImportTmx | Operation::Plain => &[],
         })
     }
@@ -95,6 +103,15 @@ impl Body<'_> {
         Ok(segments)
     }
 
+    /// The file of an upload, as sent.
+    pub fn upload(&self) -> &[u8] {
+        match &self.file {
+            Some(File::Raw(bytes)) => bytes,
+            Some(File::Part(bytes)) => bytes,
+            None => &[],
+        }
+    }
+
     /// The segments the TMX file gives the memory (see [`crate::tmx`]).
     pub fn tmx(&self, memory: &TranslationMemory) -> Result<TmxImport, ApiError> {
         let bytes: &[u8] = match &self.file {
@@ -116,6 +133,9 @@ pub fn read(request: &Request, operation: Operation) -> Result<Body<'_>, ApiErro
     match operation {
         Operation::ImportTmx => {
             body.file = Some(file(request)?);
+        }
+        Operation::Upload => {
+            body.file = Some(File::Raw(&request.body));
         }
         Operation::AddSegments if !request.body.is_empty() => match BodyFormat::of(request.header("content-type"))? {
             BodyFormat::Json => {
@@ -196,23 +216,72 @@ pub fn name(params: &Params) -> Result<String, ApiError> {
     Ok(request::name(params.string("name")?)?)
 }
 
-/// `page` and `page_size` of a listing.
-pub fn page(params: &Params, listing: Listing) -> Result<Page, ApiError> {
+/// `page` and `page_size` of the memory listing.
+pub fn page(params: &Params) -> Result<Page, ApiError> {
     let raw = RawPage { page: params.integer("page")?, page_size: params.integer("page_size")? };
-    Ok(Page::parse(raw, listing)?)
+    Ok(Page::parse(raw)?)
 }
 
-/// The optional `target_language` of a segment listing: one of the memory's targets.
-pub fn target_filter(params: &Params, memory: &TranslationMemory) -> Result<Option<&'static Language>, ApiError> {
-    let Some(code) = params.string("target_language")? else { return Ok(None) };
-    let found = catalogue::find(code.trim()).filter(|language| memory.targets.contains(language));
-    match found {
-        Some(language) => Ok(Some(language)),
-        None => {
-            let targets = memory.targets.iter().map(|language| code_of(language)).collect::<Vec<_>>().join(", ");
-            Err(RequestError::NotATarget { field: "target_language".into(), targets }.into())
-        }
-    }
+/// `page_size`, `page_cursor`, `filter_text` and `filter_case_sensitive` of the segment listing.
+pub fn segment_query(params: &Params) -> Result<SegmentQuery, ApiError> {
+    Ok(SegmentQuery::parse(
+        params.integer("page_size")?,
+        params.string("page_cursor")?,
+        params.string("filter_text")?,
+        params.bool("filter_case_sensitive")?,
+    )?)
+}
+
+/// A job id from a path; anything but a UUID is a 400 (`Invalid job_id`).
+pub fn job_id(raw: &str) -> Result<Id, ApiError> {
+    Id::parse(raw).ok_or_else(|| ApiError::bad_request("Invalid job_id"))
+}
+
+/// The import `POST /v3/translation_memories/import` asks for.
+pub fn new_import(params: &Params) -> Result<NewImport, ApiError> {
+    Ok(NewImport::parse(params.value("source_file"), params.value("parameters"))?)
+}
+
+/// The job an upload or download URL names by its id and `token`; a URL without a token, or
+/// with another, is not found.
+pub fn job_by_url(
+    services: &Services<'_>,
+    id: &str,
+    params: &Params,
+    operation: JobOperation,
+) -> Result<Job, ApiError> {
+    let id = Id::parse(id).ok_or(JobError::NotFound)?;
+    let token = params.string("token")?.ok_or(JobError::NotFound)?;
+    Ok(jobs::by_token(services, &id, &token, operation)?)
+}
+
+/// The origin the client reached the application at (`http://127.0.0.1:3000`), for the URLs of
+/// jobs' files: from the request's URL as the host gives it (`spin-full-url`), with the scheme a
+/// proxy in front says it was reached by (`X-Forwarded-Proto`).
+pub fn origin(request: &Request) -> String {
+    let full = request.header("spin-full-url").unwrap_or_default();
+    let (scheme, rest) = full.split_once("://").unwrap_or(("http", full));
+    let authority = rest.split(['/', '?']).next().filter(|authority| !authority.is_empty());
+    let authority = authority.or(request.header("host")).unwrap_or("localhost");
+    let scheme = match request.header("x-forwarded-proto").map(|proto| proto.trim().to_ascii_lowercase()) {
+        Some(proto) if proto == "https" || proto == "http" => proto,
+        _ => scheme.to_owned(),
+    };
+    format!("{scheme}://{authority}")
+}
+
+/// An export's download: the memory as TMX, as an attachment named after it.
+pub fn download_response(memory: &TranslationMemory, segments: &[Segment]) -> ApiResponse {
+    let mut response = tmx_response(memory, segments);
+    let stem: String = memory
+        .name
+        .chars()
+        .map(|character| if character.is_ascii_alphanumeric() || "-_. ".contains(character) { character } else { '_' })
+        .collect();
+    let stem = stem.trim();
+    let stem = if stem.is_empty() { "translation-memory" } else { stem };
+    response.headers.push(("content-disposition".into(), format!("attachment; filename=\"{stem}.tmx\"")));
+    response
 }
 
 /// A memory's segments as a TMX file, `application/x-tmx+xml` in UTF-8.
@@ -235,6 +304,23 @@ impl From<TmxError> for ApiError {
         match error {
             TmxError::TooLarge => ApiError::new(413, error.to_string()),
             refused => ApiError::bad_request(refused.to_string()),
+        }
+    }
+}
+
+impl From<JobError> for ApiError {
+    fn from(error: JobError) -> ApiError {
+        match error {
+            JobError::NotFound => ApiError::not_found(error.to_string()),
+            JobError::TooLarge => ApiError::new(413, error.to_string()),
+            JobError::UploadUsed => ApiError::new(409, error.to_string()),
+            JobError::UploadExpired | JobError::DownloadExpired => ApiError::new(410, error.to_string()),
+            JobError::Request(_) | JobError::WrongType { .. } | JobError::WrongLength { .. } => {
+                ApiError::bad_request(error.to_string())
+            }
+            JobError::Memory(error) => error.into(),
+            JobError::Tmx(error) => error.into(),
+            JobError::Store(cause) => ApiError::internal(&cause),
         }
     }
 }
@@ -310,7 +396,7 @@ mod tests {
         for request in [json, form, repeated] {
             let body = read(&request, Operation::CreateMemory).unwrap();
             let memory = new_memory(body.params()).unwrap();
-            let targets: Vec<String> = memory.targets.iter().map(|language| code_of(language)).collect();
+            let targets: Vec<String> = memory.targets.iter().map(|language| request::code_of(language)).collect();
             assert_eq!(
                 (memory.name.as_str(), memory.source.lang(), targets),
                 ("TM", "en", vec!["de".to_owned(), "en-gb".to_owned()])
@@ -340,23 +426,27 @@ mod tests {
     #[test]
     fn pages_and_filters_name_their_parameter() {
         let body_request = request("GET", "page=x", None, b"");
-        let body = read(&body_request, Operation::ListSegments).unwrap();
-        assert_eq!(page(body.params(), Listing::Segments).unwrap_err().message, "Value for 'page' not supported.");
+        let body = read(&body_request, Operation::ListMemories).unwrap();
+        assert_eq!(page(body.params()).unwrap_err().message, "Value for 'page' not supported.");
         let body_request = request("GET", "page_size=101", None, b"");
         let body = read(&body_request, Operation::ListSegments).unwrap();
         assert_eq!(
-            page(body.params(), Listing::Segments).unwrap_err().message,
+            segment_query(body.params()).unwrap_err().message,
             "Value for 'page_size' not supported: it must be an integer from 1 to 100."
         );
-        let body_request = request("GET", "target_language=FR", None, b"");
+        let body_request = request("GET", "filter_text=ab%20c&filter_case_sensitive=true&page_size=3", None, b"");
         let body = read(&body_request, Operation::ListSegments).unwrap();
-        assert_eq!(target_filter(body.params(), &memory()).unwrap().map(Language::lang), Some("fr"));
-        let body_request = request("GET", "target_language=it", None, b"");
+        let query = segment_query(body.params()).unwrap();
+        assert_eq!(query.page_size, 3);
+        assert!(query.filter.unwrap().matches("xab c") && query.after.is_none());
+        let body_request = request("GET", "filter_text=a", None, b"");
         let body = read(&body_request, Operation::ListSegments).unwrap();
         assert_eq!(
-            target_filter(body.params(), &memory()).unwrap_err().message,
-            "Value for 'target_language' not supported: the translation memory's target languages are de, fr."
+            segment_query(body.params()).unwrap_err().message,
+            "Value for 'filter_text' not supported: it must be at least 2 characters long."
         );
+        let body_request = request("GET", "page=1", None, b"");
+        assert_eq!(read(&body_request, Operation::ListSegments).unwrap_err().status, 400, "cursors, not pages");
     }
 
     #[test]

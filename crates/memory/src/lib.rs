@@ -10,9 +10,12 @@
 //! * `limits.rs`: every limit, in one place.
 //! * `request.rs`: names, languages, pages and segments of a request, validated; the segments of
 //!   a JSON body read as it streams, refused at the first thing past a limit.
+//! * `listing.rs`: the segment listing's source segments, keyset cursor and text filter.
 //! * `tmx.rs`: TMX 1.4 files read as a stream of XML events (inline markup keeps its text,
 //!   drops its codes; a malformed file is refused with its line), multipart bodies' `file`
 //!   part, and the export of a memory as TMX.
+//! * `jobs.rs`: import and export jobs: a TMX file uploaded to a URL made for it becomes a new
+//!   memory; a memory is downloaded as TMX from one.
 //! * `store.rs`: memories and segments in SQLite, every query scoped by the subscription; large
 //!   imports in short transactions, invisible until complete; exact lookups by a key index,
 //!   fuzzy candidates by an index of tokens, the rarest first.
@@ -23,7 +26,9 @@
 //!   file, 404, 413, 415, 456, 503).
 
 mod edge;
+pub mod jobs;
 pub mod limits;
+mod listing;
 mod request;
 mod source;
 pub mod store;
@@ -31,13 +36,17 @@ pub mod tmx;
 mod views;
 
 pub use edge::{
-    Body, Operation, TMX, memory_id, name, new_memory, page, read, segment_id, target_filter, tmx_response,
+    Body, Operation, TMX, download_response, job_by_url, job_id, memory_id, name, new_import, new_memory, origin, page,
+    read, segment_id, segment_query, tmx_response,
 };
-pub use request::{Listing, NewMemory, NewSegment, Page, RawMemory, RawPage, RawSegment, RequestError};
+pub use listing::{Cursor, SegmentQuery, TextFilter};
+pub use request::{NewMemory, NewSegment, Page, RawMemory, RawPage, RawSegment, RequestError};
 pub use source::Memories;
-pub use store::{Added, ImportMode, Imported, MemoryError, Segment, TranslationMemory};
-pub use tmx::{TmxError, TmxImport};
-pub use views::{MemoryListing, MemoryObject, SegmentListing, SegmentObject, SegmentsAdded, TmxImported};
+pub use store::{Added, ImportMode, Imported, MemoryError, Segment, SegmentPage, SourceSegment, TranslationMemory};
+pub use tmx::{FileLanguages, TmxError, TmxImport};
+pub use views::{
+    ImportCreated, JobObject, MemoryListing, MemoryObject, SegmentListing, SegmentObject, SegmentsAdded, TmxImported,
+};
 
 #[cfg(test)]
 mod tests;

@@ -39,8 +39,8 @@ pub const MAX_PARAMS_BYTES: usize = 64 * 1024;
 pub const DEFAULT_MEMORY_PAGE_SIZE: i64 = 10;
 pub const MAX_MEMORY_PAGE_SIZE: i64 = 25;
 
-/// The page size of the segment listing: default and largest.
-pub const DEFAULT_SEGMENT_PAGE_SIZE: i64 = 10;
+/// The page size of the segment listing (source segments): default and largest.
+pub const DEFAULT_SEGMENT_PAGE_SIZE: i64 = 50;
 pub const MAX_SEGMENT_PAGE_SIZE: i64 = 100;
 
 /// How many segments one write transaction inserts, copies or deletes: 500 rows (and their

@@ -11,8 +11,7 @@ use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::limits::{
-    DEFAULT_MEMORY_PAGE_SIZE, DEFAULT_SEGMENT_PAGE_SIZE, MAX_MEMORY_PAGE_SIZE, MAX_NAME_CHARS, MAX_REQUEST_SEGMENTS,
-    MAX_SEGMENT_CHARS, MAX_SEGMENT_PAGE_SIZE,
+    DEFAULT_MEMORY_PAGE_SIZE, MAX_MEMORY_PAGE_SIZE, MAX_NAME_CHARS, MAX_REQUEST_SEGMENTS, MAX_SEGMENT_CHARS,
 };
 
 /// Why a translation memory request is refused: each a 400.
@@ -58,6 +57,16 @@ pub enum RequestError {
     UnknownField(String),
     #[error("Value for '{name}' not supported: it must be an integer from {min} to {max}.")]
     OutOfRange { name: &'static str, min: i64, max: i64 },
+    #[error("Value for '{0}' not supported: it is longer than {MAX_NAME_CHARS} characters.")]
+    NameTooLongIn(&'static str),
+    #[error("Value for '{0}' not supported: it must be a JSON object.")]
+    NotAnObject(String),
+    #[error(
+        "Value for 'source_file.content_type' not supported: '{0}' is no TMX media type (application/xml, text/xml or application/x-tmx+xml)."
+    )]
+    FileType(String),
+    #[error("Value for 'filter_text' not supported: it must be at least 2 characters long.")]
+    FilterTooShort,
     #[error("Value for 'page' not supported: it must be an integer from 0.")]
     Page,
     #[error("Invalid request: the body is not valid JSON ({0}).")]
@@ -161,13 +170,6 @@ pub struct RawPage {
     pub page_size: Option<i64>,
 }
 
-/// Which listing a page is of: its default and largest page size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Listing {
-    Memories,
-    Segments,
-}
-
 /// One page of a listing, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
@@ -176,12 +178,9 @@ pub struct Page {
 }
 
 impl Page {
-    /// `page` from 0 (default 0), `page_size` from 1 to the listing's largest.
-    pub fn parse(raw: RawPage, listing: Listing) -> Result<Page, RequestError> {
-        let (default, max) = match listing {
-            Listing::Memories => (DEFAULT_MEMORY_PAGE_SIZE, MAX_MEMORY_PAGE_SIZE),
-            Listing::Segments => (DEFAULT_SEGMENT_PAGE_SIZE, MAX_SEGMENT_PAGE_SIZE),
-        };
+    /// `page` from 0 (default 0), `page_size` from 1 to [`MAX_MEMORY_PAGE_SIZE`].
+    pub fn parse(raw: RawPage) -> Result<Page, RequestError> {
+        let (default, max) = (DEFAULT_MEMORY_PAGE_SIZE, MAX_MEMORY_PAGE_SIZE);
         let limit = raw.page_size.unwrap_or(default);
         if !(1..=max).contains(&limit) {
             return Err(RequestError::OutOfRange { name: "page_size", min: 1, max });
@@ -565,18 +564,17 @@ mod tests {
     }
 
     #[test]
-    fn pages_are_checked_against_their_listing() {
-        let page = |page, page_size, listing| Page::parse(RawPage { page, page_size }, listing);
-        assert_eq!(page(None, None, Listing::Memories).unwrap(), Page { offset: 0, limit: 10 });
-        assert_eq!(page(Some(2), Some(25), Listing::Memories).unwrap(), Page { offset: 50, limit: 25 });
+    fn pages_are_checked() {
+        let page = |page, page_size| Page::parse(RawPage { page, page_size });
+        assert_eq!(page(None, None).unwrap(), Page { offset: 0, limit: 10 });
+        assert_eq!(page(Some(2), Some(25)).unwrap(), Page { offset: 50, limit: 25 });
         assert_eq!(
-            message(page(None, Some(26), Listing::Memories)),
+            message(page(None, Some(26))),
             "Value for 'page_size' not supported: it must be an integer from 1 to 25."
         );
-        assert!(page(None, Some(0), Listing::Segments).is_err());
-        assert_eq!(page(None, Some(100), Listing::Segments).unwrap().limit, 100);
-        assert_eq!(page(Some(-1), None, Listing::Segments).unwrap_err(), RequestError::Page);
-        assert_eq!(page(Some(i64::MAX), None, Listing::Segments).unwrap().offset, i64::MAX, "saturates");
+        assert!(page(None, Some(0)).is_err());
+        assert_eq!(page(Some(-1), None).unwrap_err(), RequestError::Page);
+        assert_eq!(page(Some(i64::MAX), Some(25)).unwrap().offset, i64::MAX, "saturates");
     }
 
     #[test]

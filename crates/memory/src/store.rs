@@ -37,6 +37,7 @@ use crate::limits::{
     DELETE_CHUNK_TOKENS, FUZZY_CANDIDATES, FUZZY_POSTINGS, FUZZY_QUERY_TOKENS, MAX_MEMORIES, MAX_MEMORY_SEGMENTS,
     MAX_MEMORY_TEXT_BYTES, WRITE_CHUNK_SEGMENTS,
 };
+use crate::listing::{BATCH_ROWS, Cursor, MAX_SCANNED_ROWS, SegmentQuery, source_segment_id};
 use crate::request::{NewMemory, NewSegment, Page, code_of};
 
 /// After this long, a draft is an import whose instance died (milliseconds).
@@ -274,48 +275,138 @@ pub fn add_segments(
     Ok(Added { memory: get(services.db, subscription_id, id)?, segments })
 }
 
-/// One page of a memory's segments (of one target language, or all), by target language and
-/// then in the order added, and how many there are in all.
-pub fn segments(
+/// A source text of a memory and its translations (see [`crate::listing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceSegment {
+    pub id: Id,
+    pub source: String,
+    /// By target language, then in the order added.
+    pub targets: Vec<Segment>,
+}
+
+/// One page of the segment listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SegmentPage {
+    pub segments: Vec<SourceSegment>,
+    /// Where the next page starts, if there may be one.
+    pub next: Option<Cursor>,
+    /// The segments (translations) the memory holds.
+    pub segment_count: i64,
+}
+
+/// One page of a memory's source segments (see [`crate::listing`]), read in one read
+/// transaction: [`BATCH_ROWS`] rows of the key index at a time, each key's rows grouped by source
+/// text, until the page is full (and one more source segment is known to follow) or the memory
+/// ends, or a filtered listing has read [`MAX_SCANNED_ROWS`] rows.
+pub fn source_segments(
     db: &dyn Database,
     subscription_id: &str,
     id: &Id,
-    target: Option<&Language>,
-    page: Page,
-) -> Result<(Vec<Segment>, i64), MemoryError> {
+    query: &SegmentQuery,
+) -> Result<SegmentPage, MemoryError> {
     snapshot(db, |db| {
         let live = owned(db, subscription_id, id)?;
-        let (rows, total) = match target {
-            Some(language) => {
-                let code = code_of(language);
-                let rows = db.execute(
-                    &format!("{SQL_SELECT_SEGMENTS} WHERE set_id = ? AND target_lang = ? ORDER BY target_lang, id LIMIT ? OFFSET ?"),
-                    &[live.set_id.into(), code.as_str().into(), page.limit.into(), page.offset.into()],
-                )?;
-                let total = count(&db.execute(
-                    "SELECT count(*) FROM memory_segments INDEXED BY memory_segments_by_target \
-                     WHERE set_id = ? AND target_lang = ?",
-                    &[live.set_id.into(), code.as_str().into()],
-                )?)?;
-                (rows, total)
+        let page_size = query.page_size as usize;
+        let mut position = query.after.unwrap_or(Cursor::START);
+        let mut segments = Vec::new();
+        let mut scanned = 0;
+        loop {
+            let rows = db.execute(SQL_KEYS_FROM, &[live.set_id.into(), position.key.into(), BATCH_ROWS.into()])?;
+            let mut rows = rows.rows.iter().map(keyed_row).collect::<Result<Vec<_>, _>>()?;
+            scanned += rows.len() as i64;
+            let Some(last_key) = rows.last().map(|row| row.0) else {
+                return Ok(SegmentPage { segments, next: None, segment_count: live.segment_count });
+            };
+            // A full batch may end inside a key: its last key is read again by the next batch,
+            // or, when the batch holds nothing else, whole here.
+            let full = rows.len() as i64 == BATCH_ROWS;
+            let whole_key = full && rows[0].0 == last_key;
+            if whole_key {
+                let all = db.execute(SQL_KEY, &[live.set_id.into(), last_key.into()])?;
+                rows = all.rows.iter().map(keyed_row).collect::<Result<Vec<_>, _>>()?;
+            } else if full {
+                rows.retain(|row| row.0 != last_key);
             }
-            None => {
-                let rows = db.execute(
-                    &format!("{SQL_SELECT_SEGMENTS} WHERE set_id = ? ORDER BY target_lang, id LIMIT ? OFFSET ?"),
-                    &[live.set_id.into(), page.limit.into(), page.offset.into()],
-                )?;
-                (rows, live.segment_count)
+            for (key, group) in source_groups(id, rows)? {
+                if !position.precedes(key, group.order) {
+                    continue;
+                }
+                let wanted = query.filter.as_ref().is_none_or(|filter| {
+                    filter.matches(&group.segment.source)
+                        || group.segment.targets.iter().any(|target| filter.matches(&target.target))
+                });
+                if wanted && segments.len() == page_size {
+                    return Ok(SegmentPage { segments, next: Some(position), segment_count: live.segment_count });
+                }
+                position = Cursor { key, after: Some(group.order) };
+                if wanted {
+                    segments.push(group.segment);
+                }
             }
-        };
-        let segments = rows.rows.iter().map(segment_from_row).collect::<Result<Vec<_>, _>>()?;
-        Ok((segments, total))
+            match (full, whole_key) {
+                (false, _) => return Ok(SegmentPage { segments, next: None, segment_count: live.segment_count }),
+                (true, true) => match last_key.checked_add(1) {
+                    Some(key) => position = Cursor { key, after: None },
+                    None => return Ok(SegmentPage { segments, next: None, segment_count: live.segment_count }),
+                },
+                // The rows of the last key were dropped: the next batch starts with them.
+                (true, false) => position = Cursor { key: last_key, after: None },
+            }
+            if query.filter.is_some() && scanned >= MAX_SCANNED_ROWS {
+                return Ok(SegmentPage { segments, next: Some(position), segment_count: live.segment_count });
+            }
+        }
     })
 }
 
-/// The segments of a memory's listings: `segment_id, target_lang, source, target`, through
-/// `memory_segments_by_target` (set and target language, then rowid: no sort).
-const SQL_SELECT_SEGMENTS: &str =
-    "SELECT segment_id, target_lang, source, target FROM memory_segments INDEXED BY memory_segments_by_target";
+/// A source segment with its order among its key's (see [`source_segment_id`]).
+struct Group {
+    order: u64,
+    segment: SourceSegment,
+}
+
+/// Rows of the key index (key, rowid, segment id, target language, source, target), in key
+/// order (then target language and rowid), as source segments in listing order: by key, then by
+/// order. Each keeps its targets in the rows' order.
+fn source_groups(memory: &Id, rows: Vec<KeyedRow>) -> Result<Vec<(i64, Group)>, MemoryError> {
+    let mut groups: Vec<(i64, Group)> = Vec::new();
+    let mut by_source: HashMap<(i64, String), usize> = HashMap::new();
+    for (key, _, segment_id, target_lang, source, target) in rows {
+        let segment = Segment { id: parse_id(&segment_id)?, target_language: language(&target_lang)?, source, target };
+        let index = match by_source.get(&(key, segment.source.clone())) {
+            Some(&index) => index,
+            None => {
+                let (id, order) = source_segment_id(memory, &segment.source);
+                let group =
+                    Group { order, segment: SourceSegment { id, source: segment.source.clone(), targets: Vec::new() } };
+                by_source.insert((key, segment.source.clone()), groups.len());
+                groups.push((key, group));
+                groups.len() - 1
+            }
+        };
+        groups[index].1.segment.targets.push(segment);
+    }
+    groups.sort_by_key(|(key, group)| (*key, group.order));
+    Ok(groups)
+}
+
+/// A row of [`SQL_KEYS_FROM`] and [`SQL_KEY`].
+type KeyedRow = (i64, i64, String, String, String, String);
+
+fn keyed_row(row: &Row) -> Result<KeyedRow, DbError> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
+}
+
+/// The segments of a set (`?1`) from a source key (`?2`) on, at most `?3`, in key order (then
+/// rowid): a range of `memory_segments_by_key`, no sort.
+const SQL_KEYS_FROM: &str = "SELECT source_key, id, segment_id, target_lang, source, target \
+     FROM memory_segments INDEXED BY memory_segments_by_key \
+     WHERE set_id = ?1 AND source_key >= ?2 ORDER BY source_key, target_lang, id LIMIT ?3";
+
+/// Every segment of a set (`?1`) with a source key (`?2`).
+const SQL_KEY: &str = "SELECT source_key, id, segment_id, target_lang, source, target \
+     FROM memory_segments INDEXED BY memory_segments_by_key \
+     WHERE set_id = ?1 AND source_key = ?2 ORDER BY target_lang, id";
 
 /// Deletes one segment, in one transaction.
 pub fn delete_segment(db: &dyn Database, subscription_id: &str, id: &Id, segment_id: &Id) -> Result<(), MemoryError> {
@@ -518,6 +609,15 @@ pub fn export(
     subscription_id: &str,
     id: &Id,
 ) -> Result<(TranslationMemory, Vec<Segment>), MemoryError> {
+    export_with_state(db, subscription_id, id).map(|(memory, segments, _)| (memory, segments))
+}
+
+/// [`export`], with the memory's [`state`] the segments are of.
+pub fn export_with_state(
+    db: &dyn Database,
+    subscription_id: &str,
+    id: &Id,
+) -> Result<(TranslationMemory, Vec<Segment>, State), MemoryError> {
     snapshot(db, |db| {
         let memory = get(db, subscription_id, id)?;
         let live = owned(db, subscription_id, id)?;
@@ -536,8 +636,18 @@ pub fn export(
                 });
             }
         }
-        Ok((memory, segments))
+        Ok((memory, segments, (live.set_id, live.version)))
     })
+}
+
+/// What a memory's segments are: its set and the set's version. Any change of the segments
+/// changes it (a rename does not).
+pub type State = (i64, i64);
+
+/// The memory's [`State`].
+pub fn state(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<State, MemoryError> {
+    let live = owned(db, subscription_id, id)?;
+    Ok((live.set_id, live.version))
 }
 
 /// For each segment, the best match in the memory for `target` (see
@@ -766,15 +876,6 @@ fn memory_from_row(row: &Row) -> Result<TranslationMemory, MemoryError> {
         source: language(&row.get::<String>(2)?)?,
         targets: languages(&row.get::<String>(3)?)?,
         segment_count: row.get(4)?,
-    })
-}
-
-fn segment_from_row(row: &Row) -> Result<Segment, MemoryError> {
-    Ok(Segment {
-        id: parse_id(&row.get::<String>(0)?)?,
-        target_language: language(&row.get::<String>(1)?)?,
-        source: row.get(2)?,
-        target: row.get(3)?,
     })
 }
 

@@ -41,21 +41,14 @@ fn memory(fixture: &NativeHost) -> TranslationMemory {
     store::create(&fixture.services(), "s", &new_memory("TM", "en", &["de", "en-gb"])).unwrap()
 }
 
-/// The segments of a memory as (target language, source, target), in listing order.
+/// The segments of a memory as (target language, source, target), by target language and then
+/// in the order added (as a TMX export writes them).
 fn listed(fixture: &NativeHost, id: &Id) -> Vec<(String, String, String)> {
-    let mut all = Vec::new();
-    let mut offset = 0;
-    loop {
-        let (page, _) = store::segments(&fixture.db, "s", id, None, Page { offset, limit: 100 }).unwrap();
-        if page.is_empty() {
-            return all;
-        }
-        offset += page.len() as i64;
-        all.extend(
-            page.into_iter()
-                .map(|segment| (segment.target_language.lang().to_ascii_lowercase(), segment.source, segment.target)),
-        );
-    }
+    let (_, segments) = store::export(&fixture.db, "s", id).unwrap();
+    segments
+        .into_iter()
+        .map(|segment| (segment.target_language.lang().to_ascii_lowercase(), segment.source, segment.target))
+        .collect()
 }
 
 fn rows(fixture: &NativeHost, table: &str) -> i64 {
@@ -165,12 +158,22 @@ fn segments_are_added_once_listed_by_language_and_deleted() {
         ],
         "by target language, then in the order added"
     );
-    let (german, total) =
-        store::segments(&fixture.db, "s", &tm.id, Some(language("de")), Page { offset: 1, limit: 1 }).unwrap();
-    assert_eq!((german.len(), german[0].target.as_str(), total), (1, "Servus", 2));
-    let (_, total) = store::segments(&fixture.db, "s", &tm.id, None, Page { offset: 0, limit: 1 }).unwrap();
-    assert_eq!(total, 3);
-    assert!(matches!(store::segments(&fixture.db, "other", &tm.id, None, ALL), Err(MemoryError::NotFound)));
+    let query = SegmentQuery { page_size: 1, after: None, filter: None };
+    let first = store::source_segments(&fixture.db, "s", &tm.id, &query).unwrap();
+    let query = SegmentQuery { after: first.next, ..query };
+    let second = store::source_segments(&fixture.db, "s", &tm.id, &query).unwrap();
+    assert_eq!((first.segment_count, first.segments.len(), second.segments.len(), second.next), (3, 1, 1, None));
+    let mut sources: Vec<&SourceSegment> = first.segments.iter().chain(&second.segments).collect();
+    sources.sort_by_key(|segment| segment.source.clone());
+    let targets =
+        |segment: &SourceSegment| segment.targets.iter().map(|target| target.target.clone()).collect::<Vec<_>>();
+    assert_eq!((sources[0].source.as_str(), targets(sources[0])), ("Colour", vec!["Colour".to_owned()]));
+    assert_eq!(
+        (sources[1].source.as_str(), targets(sources[1])),
+        ("Hello", vec!["Hallo".to_owned(), "Servus".to_owned()]),
+        "one source segment, its translations in the order added"
+    );
+    assert!(matches!(store::source_segments(&fixture.db, "other", &tm.id, &query), Err(MemoryError::NotFound)));
 
     assert!(matches!(
         store::delete_segment(&fixture.db, "other", &tm.id, &added.segments[0].id),
@@ -242,8 +245,7 @@ fn imports_append_in_place_or_beside_and_replace_leaving_nothing_behind() {
     large.push(segment("de", "source 0", "Ziel 0"));
     let appended = store::import(&services, "s", &tm.id, &large, ImportMode::Append).unwrap();
     assert_eq!((appended.added, appended.duplicates, appended.memory.segment_count), (size, 2, size as i64 + 2));
-    let (german, _) =
-        store::segments(&fixture.db, "s", &tm.id, Some(language("de")), Page { offset: 0, limit: 1 }).unwrap();
+    let (_, german) = store::export(&fixture.db, "s", &tm.id).unwrap();
     assert_eq!(german[0].id, kept, "a segment copied beside its set keeps its id and its place");
     assert_eq!(rows(&fixture, "memory_segment_sets"), 1, "the replaced set is removed");
     assert_eq!(rows(&fixture, "memory_segments"), size as i64 + 2);
@@ -534,4 +536,99 @@ fn a_memory_of_100000_segments_is_imported_in_reasonable_time_and_looked_up_thro
     assert_eq!(found, [Some(("Ziel 12345", 100)), Some(("Ziel 12345", 83)), Some(("Ziel 4398", 90)), None]);
     assert!(lookup_time.as_secs_f64() < 2.0, "lookups read index ranges only: {lookup_time:?}");
     assert_index_consistent(&fixture);
+}
+
+/// Every page of a listing, following its cursors.
+fn pages(fixture: &NativeHost, id: &Id, page_size: i64, filter: Option<TextFilter>) -> Vec<SegmentPage> {
+    let mut pages = Vec::new();
+    let mut after = None;
+    loop {
+        let query = SegmentQuery { page_size, after, filter: filter.clone() };
+        let page = store::source_segments(&fixture.db, "s", id, &query).unwrap();
+        after = page.next;
+        pages.push(page);
+        if after.is_none() {
+            return pages;
+        }
+    }
+}
+
+#[test]
+fn the_listing_pages_through_every_source_segment_once_across_batches() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let tm = memory(&fixture);
+    // 1,500 sources with two translations each: 3,000 rows, three batches and more.
+    let mut segments = numbered(1500, "Ziel");
+    segments.extend((0..1500).map(|i| segment("en-gb", &format!("source {i}"), &format!("target {i}"))));
+    store::import(&services, "s", &tm.id, &segments, ImportMode::Append).unwrap();
+
+    let listed = pages(&fixture, &tm.id, 100, None);
+    assert_eq!(listed.len(), 15);
+    assert!(listed.iter().all(|page| page.segments.len() == 100 && page.segment_count == 3000));
+    let mut sources: Vec<&str> =
+        listed.iter().flat_map(|page| &page.segments).map(|segment| segment.source.as_str()).collect();
+    assert!(listed.iter().flat_map(|page| &page.segments).all(|segment| segment.targets.len() == 2));
+    sources.sort_unstable();
+    sources.dedup();
+    assert_eq!(sources.len(), 1500, "no source segment twice, none missed");
+
+    // Changes between pages: what stays is listed once, whatever is added meanwhile.
+    let first =
+        store::source_segments(&fixture.db, "s", &tm.id, &SegmentQuery { page_size: 700, after: None, filter: None })
+            .unwrap();
+    store::add_segments(&services, "s", &tm.id, &[segment("de", "a new source", "neu")]).unwrap();
+    let rest = store::source_segments(
+        &fixture.db,
+        "s",
+        &tm.id,
+        &SegmentQuery { page_size: 100, after: first.next, filter: None },
+    )
+    .unwrap();
+    assert!(rest.segments.iter().all(|later| first.segments.iter().all(|earlier| earlier.id != later.id)));
+}
+
+#[test]
+fn one_source_with_more_translations_than_a_batch_is_one_source_segment() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let tm = memory(&fixture);
+    let mut segments: Vec<NewSegment> = (0..1200).map(|i| segment("de", "Hello", &format!("Hallo {i}"))).collect();
+    segments.push(segment("de", "Goodbye", "Tschüss"));
+    store::import(&services, "s", &tm.id, &segments, ImportMode::Append).unwrap();
+    let listed = pages(&fixture, &tm.id, 1, None);
+    let counts: Vec<(String, usize)> = listed
+        .iter()
+        .flat_map(|page| &page.segments)
+        .map(|segment| (segment.source.clone(), segment.targets.len()))
+        .collect();
+    assert_eq!(counts.len(), 2);
+    assert!(counts.contains(&("Hello".to_owned(), 1200)) && counts.contains(&("Goodbye".to_owned(), 1)));
+}
+
+#[test]
+fn the_listing_filters_by_source_or_target_text() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let tm = memory(&fixture);
+    let mut segments = numbered(2500, "Ziel");
+    segments.push(segment("de", "About cats", "Über Katzen"));
+    segments.push(segment("de", "HELLO world", "Hallo Welt"));
+    segments.push(segment("de", "hello", "hallo"));
+    store::import(&services, "s", &tm.id, &segments, ImportMode::Append).unwrap();
+    let found = |text: &str, case_sensitive: Option<bool>| {
+        let filter = TextFilter::parse(text.into(), case_sensitive).unwrap();
+        let mut sources: Vec<String> = pages(&fixture, &tm.id, 10, Some(filter))
+            .iter()
+            .flat_map(|page| &page.segments)
+            .map(|segment| segment.source.clone())
+            .collect();
+        sources.sort();
+        sources
+    };
+    assert_eq!(found("über", None), ["About cats"], "targets too, in either case, beyond ASCII");
+    assert_eq!(found("über", Some(true)), Vec::<String>::new());
+    assert_eq!(found("hello", None), ["HELLO world", "hello"], "a case variant is another source segment");
+    assert_eq!(found("HELLO", Some(true)), ["HELLO world"]);
+    assert_eq!(found("source 24", None).len(), 111, "source 24, 240 to 249 and 2400 to 2499");
 }

@@ -88,6 +88,16 @@ pub enum TmxError {
         "Invalid TMX file: it gives this translation memory more than {MAX_MEMORY_SEGMENTS} segments, the most a translation memory holds."
     )]
     TooManySegments,
+    #[error("Invalid TMX file: it names no source language (no srclang in its <header>, and no <tuv>).")]
+    NoSource,
+    #[error(
+        "Invalid TMX file: its source language is '{0}'; translation memories translate from de, en, es, fr, it, ja, ko or zh."
+    )]
+    SourceNotSupported(String),
+    #[error(
+        "Invalid TMX file: it has no translations into a language translation memories translate into (de, en, en-gb, en-us, es, es-419, fr, it, ja, ko, zh, zh-hans)."
+    )]
+    NoTargets,
     #[error("Invalid multipart/form-data body: {0}.")]
     Multipart(String),
     #[error("Unknown parameter '{0}': this request takes 'file'.")]
@@ -247,6 +257,85 @@ pub fn parse(bytes: &[u8], source: &'static Language, targets: &[&'static Langua
         return Err(TmxError::NoRoot);
     }
     Ok(import)
+}
+
+/// The languages of a file imported as a new memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileLanguages {
+    /// A base language.
+    pub source: &'static Language,
+    /// In the order the file first uses them.
+    pub targets: Vec<&'static Language>,
+}
+
+/// The languages a TMX file gives a new memory: the source is the `srclang` of its `<header>`
+/// (unless `*all*`), else the language of its first `<tuv>`, as a base language; the targets are
+/// the languages of its other `<tuv>`s, each as the longest prefix of its code, by subtags, that
+/// translation memories translate into (`de-DE` → `de`, `en-GB` → `en-gb`). Variants in other
+/// languages are skipped when the file is read ([`parse`]). Only elements' names and languages
+/// are read here; [`parse`] reads the rest and refuses what is malformed.
+pub fn languages(bytes: &[u8]) -> Result<FileLanguages, TmxError> {
+    if bytes.len() > MAX_TMX_BYTES {
+        return Err(TmxError::TooLarge);
+    }
+    let text = decode(bytes)?;
+    let mut reader = Reader::from_str(&text);
+    reader.config_mut().expand_empty_elements = false;
+    let mut declared: Option<String> = None;
+    let mut seen: Vec<String> = Vec::new();
+    loop {
+        let start = reader.buffer_position();
+        let event = reader.read_event().map_err(|error| TmxError::Malformed {
+            line: line_at(&text, reader.error_position() as usize),
+            detail: error.to_string(),
+        })?;
+        let malformed = |detail: String| TmxError::Malformed { line: line_at(&text, start as usize), detail };
+        match event {
+            Event::Start(ref tag) | Event::Empty(ref tag) => match tag.name().as_ref() {
+                "header" if declared.is_none() => {
+                    let attribute = tag.try_get_attribute("srclang").map_err(|error| malformed(error.to_string()))?;
+                    if let Some(attribute) = attribute {
+                        let value = attribute.normalized_value(XmlVersion::Implicit1_0);
+                        let value = value.map_err(|error| malformed(error.to_string()))?;
+                        let code = value.trim().to_ascii_lowercase().replace('_', "-");
+                        declared = Some(code).filter(|code| !code.is_empty() && code != "*all*");
+                    }
+                }
+                "tuv" => {
+                    if let Some(language) = language_of(tag).map_err(malformed)?
+                        && !seen.contains(&language)
+                    {
+                        seen.push(language);
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let declared = declared.or_else(|| seen.first().cloned()).ok_or(TmxError::NoSource)?;
+    let source = catalogue::find(base(&declared))
+        .filter(|language| language.supports_translation_memory() && !language.is_variant())
+        .ok_or_else(|| TmxError::SourceNotSupported(declared.clone()))?;
+    let mut targets: Vec<&'static Language> = Vec::new();
+    for language in seen.iter().filter(|language| **language != declared) {
+        let mut prefix = language.as_str();
+        let target = loop {
+            let found = catalogue::find(prefix).filter(|found| found.supports_translation_memory());
+            if found.is_some() || !prefix.contains('-') {
+                break found;
+            }
+            prefix = &prefix[..prefix.rfind('-').expect("it contains a hyphen")];
+        };
+        if let Some(target) = target.filter(|target| *target != source && !targets.contains(target)) {
+            targets.push(target);
+        }
+    }
+    if targets.is_empty() {
+        return Err(TmxError::NoTargets);
+    }
+    Ok(FileLanguages { source, targets })
 }
 
 /// Whether text at this place is a segment's.
@@ -551,6 +640,29 @@ mod tests {
   </body>
 </tmx>
 "#;
+
+    #[test]
+    fn a_file_names_the_languages_of_a_new_memory() {
+        let found = languages(FILE.as_bytes()).unwrap();
+        let targets: Vec<String> = found.targets.iter().map(|language| code_of(language)).collect();
+        assert_eq!(
+            (code_of(found.source), targets),
+            ("en".to_owned(), vec!["de".into(), "en-gb".into(), "fr".into(), "zh-hans".into()])
+        );
+        let no_header = "<tmx><body><tu><tuv xml:lang='fr-CA'><seg>a</seg></tuv><tuv xml:lang='pt-BR'><seg>b</seg></tuv><tuv xml:lang='es-MX'><seg>c</seg></tuv></tu></body></tmx>";
+        let found = languages(no_header.as_bytes()).unwrap();
+        assert_eq!(
+            (found.source, found.targets),
+            (language("fr"), vec![language("es")]),
+            "the first <tuv>'s; pt-BR is no target"
+        );
+        let unsupported = "<tmx><header srclang='pt-BR'/><body/></tmx>";
+        assert_eq!(languages(unsupported.as_bytes()), Err(TmxError::SourceNotSupported("pt-br".into())));
+        assert_eq!(languages(b"<tmx><body/></tmx>"), Err(TmxError::NoSource));
+        let alone = "<tmx><header srclang='*all*'/><body><tu><tuv xml:lang='de'><seg>a</seg></tuv></tu></body></tmx>";
+        assert_eq!(languages(alone.as_bytes()), Err(TmxError::NoTargets));
+        assert!(matches!(languages(b"<tmx><body></tmx>"), Err(TmxError::Malformed { line: 1, .. })));
+    }
 
     #[test]
     fn a_file_gives_the_segments_of_the_memory_s_languages_with_text_kept_and_codes_dropped() {

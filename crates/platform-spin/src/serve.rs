@@ -133,8 +133,9 @@ struct BodyLimits {
     /// What is read before `admit` runs: the smaller of the route's limit and
     /// [`api::limits::UNAUTHENTICATED_BODY_BYTES`].
     unadmitted: usize,
-    /// Whether the request carries an `Authorization` header (without one, nothing is read
-    /// past `unadmitted`).
+    /// Whether the request carries an `Authorization` header, or a URL that carries its own
+    /// credential (`api::limits::url_carries_credential`); without either, nothing is read past
+    /// `unadmitted`.
     authorized: bool,
     /// The `Content-Length` the client announced, if any.
     declared: Option<usize>,
@@ -147,7 +148,8 @@ impl BodyLimits {
         let limits = BodyLimits {
             route,
             unadmitted: route.min(api::limits::UNAUTHENTICATED_BODY_BYTES),
-            authorized: head.header("authorization").is_some(),
+            authorized: head.header("authorization").is_some()
+                || api::limits::url_carries_credential(&head.path, &head.query),
             declared: head.header("content-length").and_then(|length| length.trim().parse().ok()),
         };
         match limits.declared {

@@ -22,6 +22,12 @@ impl Id {
         random.fill(&mut bytes);
         Id(uuid::Builder::from_random_bytes(bytes).into_uuid())
     }
+
+    /// An id derived from 16 bytes (a digest of what it names), as a version 8 UUID: the same
+    /// bytes always give the same id.
+    pub fn derived(bytes: [u8; 16]) -> Id {
+        Id(uuid::Builder::from_custom_bytes(bytes).into_uuid())
+    }
 }
 
 impl fmt::Display for Id {
