@@ -15,7 +15,9 @@
 //!   job is `downloaded`, and its URL still works until it expires.
 //!
 //! A job is its subscription's: another subscription's is not found. Jobs are removed
-//! [`JOB_RETENTION_MS`] after they were made.
+//! [`JOB_RETENTION_MS`] after they were made. An import whose instance died while processing it
+//! shows as `failed` after [`STALE_PROCESSING_MS`]; the subscription's next job removes the memory
+//! it had begun.
 
 use std::time::UNIX_EPOCH;
 
@@ -337,7 +339,7 @@ fn current(services: &Services<'_>, subscription_id: &str, mut job: Job, now: i6
         }
         JobStatus::Processing if now - job.updated_at > STALE_PROCESSING_MS => {
             job.status = JobStatus::Failed;
-            job.error = Some("The import did not finish; please import the file again.".into());
+            job.error = Some(DIED.into());
         }
         JobStatus::Completed | JobStatus::Downloaded if job.operation == JobOperation::Export => {
             if job.expires_at <= now {
@@ -470,6 +472,11 @@ fn import_file(
     };
     let new = NewMemory::parse(raw)?;
     let memory = store::create(services, subscription_id, &new)?;
+    // Named on the job at once, so that an instance that dies mid-import leaves nothing behind
+    // for long: the subscription's next job removes it ([`sweep`]).
+    services
+        .db
+        .execute("UPDATE memory_jobs SET memory_id = ? WHERE id = ?", &[(&memory.id).into(), (&job.id).into()])?;
     match store::import(services, subscription_id, &memory.id, &segments.segments, ImportMode::Replace) {
         Ok(imported) => Ok((imported.memory, segments.skipped)),
         Err(error) => {
@@ -503,14 +510,35 @@ pub fn download(services: &Services<'_>, job: &Job) -> Result<(TranslationMemory
     Ok((found, segments))
 }
 
-/// Removes the subscription's jobs older than [`JOB_RETENTION_MS`].
+/// Removes the subscription's jobs older than [`JOB_RETENTION_MS`], and fails its imports whose
+/// instance died while processing them, removing the memory each had begun.
 fn sweep(db: &dyn Database, subscription_id: &str, now: i64) -> Result<(), JobError> {
     db.execute(
         "DELETE FROM memory_jobs WHERE subscription_id = ? AND created_at < ?",
         &[subscription_id.into(), (now - JOB_RETENTION_MS).into()],
     )?;
+    let stale = db.execute(
+        "SELECT id, memory_id FROM memory_jobs WHERE subscription_id = ? AND status = 'processing' AND updated_at < ?",
+        &[subscription_id.into(), (now - STALE_PROCESSING_MS).into()],
+    )?;
+    for row in &stale.rows {
+        let (job, memory): (String, Option<String>) = (row.get(0)?, row.get(1)?);
+        if let Some(memory) = memory.as_deref().map(parse_id).transpose()? {
+            match store::delete(db, subscription_id, &memory) {
+                Ok(()) | Err(MemoryError::NotFound) => {}
+                Err(error) => return Err(error.into()),
+            }
+        }
+        db.execute(
+            "UPDATE memory_jobs SET status = 'failed', updated_at = ?, error = ?, memory_id = NULL WHERE id = ?",
+            &[now.into(), DIED.into(), job.into()],
+        )?;
+    }
     Ok(())
 }
+
+/// Why an import whose instance died failed, as its job says.
+const DIED: &str = "The import did not finish; please import the file again.";
 
 /// A new URL token: 32 random bytes as 64 hex digits.
 fn token(services: &Services<'_>) -> String {
@@ -698,6 +726,38 @@ mod tests {
         assert_eq!(failed.status, JobStatus::Failed);
         assert!(failed.error.unwrap().starts_with("Invalid TMX file:"));
         assert_eq!(store::list(&fixture.db, "s", crate::request::Page { offset: 0, limit: 10 }).unwrap().1, 0);
+    }
+
+    #[test]
+    fn an_import_whose_instance_died_fails_and_leaves_no_memory() {
+        let fixture = fixture();
+        let services = fixture.services();
+        let job = import(&fixture, FILE.len());
+        // What an instance leaves when it dies mid-import: the job processing, its memory begun.
+        let memory = store::create(
+            &services,
+            "s",
+            &crate::request::NewMemory {
+                name: "Legal".into(),
+                source: catalogue::find("en").unwrap(),
+                targets: vec![catalogue::find("de").unwrap()],
+            },
+        )
+        .unwrap();
+        fixture
+            .db
+            .execute(
+                "UPDATE memory_jobs SET status = 'processing', memory_id = ? WHERE id = ?",
+                &[(&memory.id).into(), (&job.id).into()],
+            )
+            .unwrap();
+        assert_eq!(get(&services, "s", &job.id).unwrap().status, JobStatus::Processing);
+        fixture.clock.advance(Duration::from_millis(STALE_PROCESSING_MS as u64 + 1));
+        let failed = get(&services, "s", &job.id).unwrap();
+        assert_eq!((failed.status, failed.error.as_deref()), (JobStatus::Failed, Some(DIED)));
+        import(&fixture, 1);
+        assert!(matches!(store::get(&fixture.db, "s", &memory.id), Err(MemoryError::NotFound)), "removed");
+        assert_eq!(get(&services, "s", &job.id).unwrap().memory_id, None);
     }
 
     #[test]

@@ -275,7 +275,7 @@ impl JobObject {
             status: job.status.name(),
             status_metadata: (job.status == JobStatus::AwaitingInput)
                 .then_some(StatusMetadata { required_action: "Upload the TMX file to the import's upload_url." }),
-            translation_memory_id: memory_id.clone().filter(|_| import),
+            translation_memory_id: memory_id.clone().filter(|_| import && job.status == JobStatus::Completed),
             skipped_segment_count: job.skipped.filter(|_| import && job.status == JobStatus::Completed),
             download_url: downloadable.then(|| file_url(base, job)),
             expires_at: (downloadable || job.status == JobStatus::AwaitingInput).then(|| rfc3339(job.expires_at)),
