@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use e2e::{Options, TestApp, json, under_spin};
+use e2e::{Json, Options, TestApp, json, under_spin};
 use platform::native::Sharing;
 
 fn probe() -> TestApp {
@@ -126,6 +126,51 @@ fn sqlite_and_key_value_data_survive_a_restart_on_the_same_state_dir() {
     assert_eq!(second.get("/probe/kv/get?key=shape").json(), json!({"value": "round"}));
     assert_eq!(second.get("/probe/kv/get?key=size").json(), json!({"value": null}));
     assert_eq!(second.get("/probe/kv/get?key=never-set").json(), json!({"value": null}));
+}
+
+/// Polls the probe's database until `key` holds a value (or 20 s pass).
+fn eventually_stored(app: &TestApp, key: &str) -> Json {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let value = app.get(&format!("/probe/sqlite/get?key={key}")).json()["value"].clone();
+        if !value.is_null() || std::time::Instant::now() > deadline {
+            return value;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_component_goes_on_working_after_its_response_as_under_spin() {
+    let app = probe();
+    // The answer comes while the guest still waits to write: the write is not there yet.
+    let reply = app.get("/probe/after?ms=3000&key=later&value=written");
+    assert_eq!((reply.status, reply.json()), (200, json!({"scheduled": true})));
+    assert_eq!(app.get("/probe/sqlite/get?key=later").json(), json!({"value": null}), "answered before the work");
+    assert_eq!(eventually_stored(&app, "later"), json!("written"), "{}", app.log());
+    assert!(app.wait_for_log("after the response: ").is_some(), "{}", app.log());
+
+    // A failure after the response is the component's, and logged as such.
+    let reply = app.get("/probe/after?ms=10&then=panic");
+    assert_eq!(reply.status, 200);
+    assert!(app.wait_for_log("failed after its response").is_some(), "{}", app.log());
+    assert_eq!(app.get("/probe/echo").status, 200, "the runner serves on");
+}
+
+#[test]
+#[cfg_attr(spin_host, ignore = "runner-only: how a host stops is its own")]
+fn shutting_down_waits_for_work_after_a_response() {
+    let mut first = probe();
+    let reply = first.get("/probe/after?ms=1500&key=finished&value=before-stopping");
+    assert_eq!(reply.status, 200);
+    assert!(first.stop().success(), "{}", first.log());
+    let second = TestApp::start_in(Options::probe(), first.state_dir());
+    assert_eq!(
+        second.get("/probe/sqlite/get?key=finished").json(),
+        json!({"value": "before-stopping"}),
+        "{}",
+        first.log()
+    );
 }
 
 #[test]

@@ -88,6 +88,56 @@ struct Shared {
     guests: Arc<Semaphore>,
     /// How many requests have reached a guest (to tell a busy spell's end).
     served: std::sync::atomic::AtomicU64,
+    /// Guests still running after their response went out.
+    after: Arc<AfterResponse>,
+}
+
+/// Guests that go on after their response went out, as `spin up` lets them: a wasi:http handler
+/// may do more work once it has set its response and finished its body, and the host runs it to
+/// its end (within the request's time budget here; `spin up` sets none). Their failures are
+/// logged, and shutdown waits for them (within [`SHUTDOWN_GRACE`]) before the databases close.
+#[derive(Default)]
+struct AfterResponse {
+    running: std::sync::atomic::AtomicUsize,
+    done: tokio::sync::Notify,
+}
+
+impl AfterResponse {
+    /// Follows a guest `task` whose response went out, to its end.
+    fn follow(self: &Arc<Self>, component: String, task: tokio::task::JoinHandle<wasmtime::Result<()>>) {
+        use std::sync::atomic::Ordering;
+        self.running.fetch_add(1, Ordering::SeqCst);
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            match task.await {
+                Ok(Ok(())) => {}
+                Ok(Err(trap)) if trap.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt) => {
+                    tracing::warn!(component = %component, "stopped work that ran on after its response: past the request's time budget");
+                }
+                Ok(Err(trap)) => {
+                    tracing::warn!(component = %component, "the component failed after its response: {trap:?}")
+                }
+                Err(failure) => {
+                    tracing::warn!(component = %component, "the component's task failed after its response: {failure}")
+                }
+            }
+            if this.running.fetch_sub(1, Ordering::SeqCst) == 1 {
+                this.done.notify_waiters();
+            }
+        });
+    }
+
+    /// Waits until no guest runs on after its response.
+    async fn idle(&self) {
+        loop {
+            // Created before the count is read, so that the last guest's notice is not missed.
+            let notified = self.done.notified();
+            if self.running.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
 }
 
 /// Binds `listen`, failing clearly when the address is taken.
@@ -111,6 +161,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyh
         limits,
         guests: Arc::new(Semaphore::new(limits.max_requests)),
         served: std::sync::atomic::AtomicU64::new(0),
+        after: Arc::new(AfterResponse::default()),
     });
     tokio::spawn(give_back_memory_when_idle(Arc::clone(&shared)));
     loop {
@@ -160,7 +211,11 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, limits: Limits) -> anyh
         }
     }
     drop(listener);
-    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
+    let drained = async {
+        graceful.shutdown().await;
+        shared.after.idle().await;
+    };
+    if tokio::time::timeout(SHUTDOWN_GRACE, drained).await.is_err() {
         tracing::warn!("requests still running after {} s were cut off", SHUTDOWN_GRACE.as_secs());
     }
     app.close();
@@ -284,7 +339,8 @@ async fn dispatch(
     shared.served.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let budget = shared.limits.request_timeout;
     let request = Request::from_parts(head, body);
-    let outcome = run_component(component, route, found, request, budget, (peer, local), permit).await;
+    let after = (Arc::clone(&shared.after), id.to_string());
+    let outcome = run_component(component, route, found, request, budget, (peer, local), permit, after).await;
     match outcome {
         Ok((response, instantiation)) => (response, Some(id), Some(instantiation)),
         Err(failure) if failure.is::<OverBudget>() => {
@@ -307,7 +363,8 @@ struct OverBudget;
 /// Runs the guest for `request`. `permit` is its place among the guests that may run: it is given
 /// back only once the guest's store is dropped, which frees its slot in the instance pool, so the
 /// next request admitted always finds a slot (the guest may still be streaming its body after the
-/// response head went out).
+/// response head went out, or working on after it: `after` follows it to its end).
+#[allow(clippy::too_many_arguments)]
 async fn run_component(
     component: &Arc<LoadedComponent>,
     route: &Route,
@@ -316,6 +373,7 @@ async fn run_component(
     budget: Duration,
     (peer, local): (SocketAddr, SocketAddr),
     permit: OwnedSemaphorePermit,
+    (after, component_id): (Arc<AfterResponse>, String),
 ) -> anyhow::Result<(Response<ResponseBody>, Duration)> {
     let request = with_spin_headers(request, route, &found, peer, local)?;
     let mut store = Store::new(component.pre.engine(), HostState::new(Arc::clone(&component.host))?);
@@ -344,8 +402,14 @@ async fn run_component(
         outcome
     });
     match receiver.await {
-        Ok(Ok(response)) => Ok((response.map(|body| body.map_err(anyhow::Error::from).boxed_unsync()), instantiation)),
-        Ok(Err(code)) => Err(anyhow::anyhow!("the component answered with error code {code:?}")),
+        Ok(Ok(response)) => {
+            after.follow(component_id, task);
+            Ok((response.map(|body| body.map_err(anyhow::Error::from).boxed_unsync()), instantiation))
+        }
+        Ok(Err(code)) => {
+            after.follow(component_id, task);
+            Err(anyhow::anyhow!("the component answered with error code {code:?}"))
+        }
         Err(_) => {
             let outcome = task.await.context("the component's task failed")?;
             let error = match outcome {
