@@ -8,8 +8,14 @@
 //! charge that is refused, or a request that fails before, records nothing. The statement is
 //! short on purpose: under Spin each request compiles it afresh, and every other writer waits
 //! while it runs. Reports read the journal once it is folded (`journal.rs`).
+//!
+//! Work that finishes after its request (a document) reserves its units instead
+//! ([`reserve`], `sql/0013_usage_reservations.sql`): the same check, counting the reservations
+//! held, records a reservation that every later check counts too; [`settle`] turns it into a
+//! charge once, and [`release`] gives it back.
 
 use accounts::{Principal, billing_period};
+use platform::db::{RetryPolicy, transaction};
 use platform::{DbError, Services, Value};
 use time::OffsetDateTime;
 
@@ -58,13 +64,18 @@ pub struct Charge<'a> {
 }
 
 /// Whether the key is active and the charge stays within both limits (`?1` subscription, `?2`
-/// key, `?3` period start, `?4` units). A limit of 0 blocks even a charge of nothing.
+/// key, `?3` period start, `?4` units), counting what is charged and what is reserved. A limit of
+/// 0 blocks even a charge of nothing.
 const CONDITION: &str = "EXISTS (SELECT 1 FROM api_keys k JOIN subscriptions s ON s.id = k.subscription_id
       WHERE s.id = ?1 AND k.id = ?2 AND k.deactivated_at IS NULL
         AND (k.LIMIT IS NULL OR (k.LIMIT > 0 AND ?4 + (SELECT COALESCE(SUM(units), 0) FROM usage_totals
-              WHERE subscription_id = ?1 AND key_id = ?2 AND period_start = ?3 AND product IN (PRODUCTS)) <= k.LIMIT))
+              WHERE subscription_id = ?1 AND key_id = ?2 AND period_start = ?3 AND product IN (PRODUCTS))
+            + (SELECT COALESCE(SUM(units), 0) FROM usage_reservations
+              WHERE subscription_id = ?1 AND period_start = ?3 AND key_id = ?2 AND product IN (PRODUCTS)) <= k.LIMIT))
         AND (s.LIMIT IS NULL OR (s.LIMIT > 0 AND ?4 + (SELECT COALESCE(SUM(units), 0) FROM usage_totals
-              WHERE subscription_id = ?1 AND key_id = '' AND period_start = ?3 AND product IN (PRODUCTS)) <= s.LIMIT)))";
+              WHERE subscription_id = ?1 AND key_id = '' AND period_start = ?3 AND product IN (PRODUCTS))
+            + (SELECT COALESCE(SUM(units), 0) FROM usage_reservations
+              WHERE subscription_id = ?1 AND period_start = ?3 AND product IN (PRODUCTS)) <= s.LIMIT)))";
 
 /// Records the charge if [`CONDITION`] holds (`?5` day, `?6` tag, `?7` product); returns its
 /// journal row when it did.
@@ -125,15 +136,121 @@ pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeE
         }
         return Ok(());
     }
-    // Refused: say why.
+    Err(refusal(services, charge.principal)?)
+}
+
+/// Why a charge or reservation of `principal` was refused: its key was deactivated, or a limit
+/// would be passed.
+fn refusal(services: &Services<'_>, principal: &Principal) -> Result<ChargeError, ChargeError> {
     let state = services.db.execute(
         "SELECT deactivated_at IS NOT NULL FROM api_keys WHERE subscription_id = ? AND id = ?",
-        &[Value::from(subscription.id.as_str()), Value::from(key.id.as_str())],
+        &[Value::from(principal.subscription.id.as_str()), Value::from(principal.key.id.as_str())],
     )?;
     match state.first().map(|row| row.get::<i64>(0)).transpose()? {
-        Some(0) => Err(ChargeError::QuotaExceeded),
-        _ => Err(ChargeError::Deactivated),
+        Some(0) => Ok(ChargeError::QuotaExceeded),
+        _ => Ok(ChargeError::Deactivated),
     }
+}
+
+/// Records a reservation for `holder` if [`CONDITION`] holds (`?5` holder, `?6` product, `?7`
+/// time); a holder holds one reservation at most.
+const SQL_RESERVE: &str =
+    "INSERT INTO usage_reservations (holder, subscription_id, key_id, period_start, product, units, created_at)
+    SELECT ?5, ?1, ?2, ?3, ?6, ?4, ?7 WHERE CONDITION
+    ON CONFLICT (holder) DO NOTHING
+    RETURNING holder";
+
+/// Reserves `charge`'s units for `holder` (e.g. `document:<id>`), within every limit as a charge
+/// would be, counting the reservations already held: refused as [`charge`] refuses. Nothing is
+/// charged until [`settle`]. A holder that holds a reservation already is refused
+/// ([`ChargeError::Reserved`]).
+pub fn reserve(services: &Services<'_>, charge: Charge<'_>, holder: &str) -> Result<(), ChargeError> {
+    let moment = OffsetDateTime::from(services.clock.now());
+    let subscription = &charge.principal.subscription;
+    let period = billing_period(subscription.billing_anchor, moment).key();
+    let params = [
+        Value::from(subscription.id.as_str()),
+        Value::from(charge.principal.key.id.as_str()),
+        Value::from(period.as_str()),
+        Value::Integer(charge.units),
+        Value::from(holder),
+        Value::from(charge.product.as_str()),
+        Value::from(accounts::rfc3339(moment).as_str()),
+    ];
+    let sql = SQL_RESERVE.replace("CONDITION", &condition(charge.product));
+    let mut attempt = 1;
+    let result = loop {
+        match services.db.execute(&sql, &params) {
+            Err(DbError::Busy(_)) if attempt < BUSY_ATTEMPTS => {
+                std::thread::sleep(std::time::Duration::from_millis(5 << attempt));
+                attempt += 1;
+            }
+            outcome => break outcome?,
+        }
+    };
+    if result.first().is_some() {
+        return Ok(());
+    }
+    let held = services.db.execute("SELECT 1 FROM usage_reservations WHERE holder = ?", &[Value::from(holder)])?;
+    if held.first().is_some() {
+        return Err(ChargeError::Reserved);
+    }
+    Err(refusal(services, charge.principal)?)
+}
+
+/// Turns `holder`'s reservation into a charge of `units` (at most what it reserved), in the
+/// period and on the day it is settled, attributed to the key and product that reserved it: the
+/// reservation is deleted and the journal appended in one transaction, so a holder is charged
+/// once whatever happens (a second settle finds nothing). Answers whether it charged.
+pub fn settle(services: &Services<'_>, holder: &str, units: i64) -> Result<bool, ChargeError> {
+    let moment = OffsetDateTime::from(services.clock.now());
+    let charged = transaction(services.db, RetryPolicy::default(), |db| {
+        let taken = db.execute(
+            "DELETE FROM usage_reservations WHERE holder = ? RETURNING subscription_id, key_id, product, units",
+            &[Value::from(holder)],
+        )?;
+        let Some(row) = taken.first() else { return Ok(None) };
+        let (subscription_id, key_id, product, reserved): (String, String, String, i64) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+        let anchor = db.execute(
+            "SELECT billing_anchor FROM subscriptions WHERE id = ?",
+            &[Value::from(subscription_id.as_str())],
+        )?;
+        let anchor = anchor.first().map(|row| row.get::<String>(0)).transpose()?;
+        let anchor = anchor
+            .as_deref()
+            .and_then(|text| OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok());
+        let Some(anchor) = anchor else {
+            return Err(DbError::Decode(format!("subscription {subscription_id} has no billing anchor")));
+        };
+        let units = units.clamp(0, reserved);
+        if units == 0 {
+            return Ok(None);
+        }
+        let journal = db.execute(
+            "INSERT INTO usage_journal (subscription_id, key_id, day, tag, product, period_start, units) \
+             VALUES (?, ?, ?, '', ?, ?, ?) RETURNING id",
+            &[
+                Value::from(subscription_id.as_str()),
+                Value::from(key_id.as_str()),
+                Value::from(day_of(moment)),
+                Value::from(product.as_str()),
+                Value::from(billing_period(anchor, moment).key().as_str()),
+                Value::Integer(units),
+            ],
+        )?;
+        journal.first().map(|row| row.get::<i64>(0)).transpose()
+    })?;
+    if let Some(id) = charged {
+        journal::after_charge(services.db, id);
+    }
+    Ok(charged.is_some())
+}
+
+/// Gives `holder`'s reservation back, if it holds one: nothing is charged.
+pub fn release(services: &Services<'_>, holder: &str) -> Result<(), ChargeError> {
+    services.db.execute("DELETE FROM usage_reservations WHERE holder = ?", &[Value::from(holder)])?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -269,5 +386,84 @@ mod tests {
         let principal = fixture.principal(Plan::Pro);
         fixture.db.execute("UPDATE api_keys SET deactivated_at = '2027-01-01T00:00:00Z'", &[]).unwrap();
         assert!(matches!(fixture.charge(&principal, Product::Translate, 1), Err(ChargeError::Deactivated)));
+    }
+
+    fn reservation(principal: &Principal, units: i64) -> Charge<'_> {
+        Charge { principal, product: Product::Document, units, tag: None }
+    }
+
+    #[test]
+    fn a_reservation_holds_its_units_against_both_limits_until_released() {
+        let fixture = new_fixture();
+        let principal = fixture.principal(Plan::Pro);
+        let services = fixture.services();
+        fixture.db.execute("UPDATE api_keys SET character_limit = 100", &[]).unwrap();
+        reserve(&services, reservation(&principal, 60), "document:a").unwrap();
+        assert_eq!(usage_report(&services, &principal).unwrap().character_count, 0, "nothing charged yet");
+        assert!(matches!(fixture.charge(&principal, Product::Translate, 41), Err(ChargeError::QuotaExceeded)));
+        assert!(matches!(
+            reserve(&services, reservation(&principal, 41), "document:b"),
+            Err(ChargeError::QuotaExceeded)
+        ));
+        assert_eq!(
+            fixture.db.execute("SELECT count(*) FROM usage_reservations", &[]).unwrap().rows[0].get::<i64>(0).unwrap(),
+            1,
+            "a refused reservation records nothing"
+        );
+        assert!(matches!(reserve(&services, reservation(&principal, 1), "document:a"), Err(ChargeError::Reserved)));
+        fixture.charge(&principal, Product::Translate, 40).unwrap();
+        release(&services, "document:a").unwrap();
+        fixture.charge(&principal, Product::Translate, 60).unwrap();
+        assert_eq!(usage_report(&services, &principal).unwrap().character_count, 100);
+        assert!(!settle(&services, "document:a", 60).unwrap(), "released: nothing to settle");
+    }
+
+    #[test]
+    fn a_reservation_is_settled_once_as_a_charge_of_at_most_its_units() {
+        let fixture = new_fixture();
+        let principal = fixture.principal(Plan::Pro);
+        let services = fixture.services();
+        reserve(&services, reservation(&principal, 50_000), "document:a").unwrap();
+        assert!(settle(&services, "document:a", 70_000).unwrap());
+        assert!(!settle(&services, "document:a", 70_000).unwrap(), "a holder is charged once");
+        let report = usage_report(&services, &principal).unwrap();
+        assert_eq!(report.character_count, 50_000, "at most what was reserved");
+        let rows = fixture.db.execute("SELECT product, tag, units, key_id FROM usage_journal", &[]).unwrap();
+        let row = &rows.rows[0];
+        assert_eq!(
+            (row.get::<String>(0).unwrap(), row.get::<String>(1).unwrap(), row.get::<i64>(2).unwrap()),
+            ("document".into(), String::new(), 50_000)
+        );
+        assert_eq!(row.get::<String>(3).unwrap(), principal.key.id, "the key that reserved");
+        assert_eq!(
+            fixture.db.execute("SELECT count(*) FROM usage_reservations", &[]).unwrap().rows[0].get::<i64>(0).unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn the_subscription_limit_counts_every_key_s_reservations() {
+        let fixture = new_fixture();
+        let principal = fixture.principal(Plan::Free);
+        let services = fixture.services();
+        let other_key =
+            create_key(&services, &principal.subscription, KeyKind::Developer, None, Actor::Operator).unwrap().key;
+        let other = Principal { subscription: principal.subscription.clone(), key: other_key };
+        // Free: 500,000 characters a period.
+        reserve(&services, reservation(&principal, 450_000), "document:a").unwrap();
+        assert!(matches!(
+            reserve(&services, reservation(&other, 50_001), "document:b"),
+            Err(ChargeError::QuotaExceeded)
+        ));
+        reserve(&services, reservation(&other, 50_000), "document:b").unwrap();
+        assert!(matches!(fixture.charge(&other, Product::Translate, 1), Err(ChargeError::QuotaExceeded)));
+        fixture
+            .db
+            .execute(
+                "UPDATE api_keys SET deactivated_at = '2027-01-01T00:00:00Z' WHERE id = ?",
+                &[principal.key.id.as_str().into()],
+            )
+            .unwrap();
+        assert!(matches!(reserve(&services, reservation(&principal, 0), "document:c"), Err(ChargeError::Deactivated)));
     }
 }

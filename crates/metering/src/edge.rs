@@ -67,6 +67,7 @@ impl From<ChargeError> for ApiError {
         match error {
             quota @ ChargeError::QuotaExceeded => ApiError::new(456, quota.to_string()),
             deactivated @ ChargeError::Deactivated => ApiError::new(403, deactivated.to_string()),
+            reserved @ ChargeError::Reserved => ApiError::internal(&reserved),
             ChargeError::Store(cause) => ApiError::internal(&cause),
         }
     }

@@ -47,6 +47,9 @@ pub enum ChargeError {
     /// 403: the key was deactivated while the request ran.
     #[error("Authorization failure: the key has been deactivated.")]
     Deactivated,
+    /// A holder asked for a second reservation (a fault of the caller, never of the client).
+    #[error("usage reservations: this holder holds a reservation already")]
+    Reserved,
     #[error("usage store: {0}")]
     Store(#[from] DbError),
 }

@@ -4,7 +4,8 @@
 //! * [`charge`] (`charge.rs`): a billable request is charged once, after its work succeeded, in
 //!   one SQL statement that appends to the usage journal only if no limit would be passed. Every
 //!   product charges through it: text translation today; text improvement, documents and speech
-//!   as they arrive.
+//!   as they arrive. Work that finishes after its request reserves its units first ([`reserve`],
+//!   then [`settle`] or [`release`]).
 //! * [`usage_report`] (`usage.rs`): `/v2/usage`, the billing period's counts and limits.
 //! * [`ReportingTag`] (`tags.rs`): the `X-Service-Reporting-Tag` a request is attributed to.
 //! * [`DateRange`] (`dates.rs`): the days a report covers.
@@ -27,7 +28,7 @@ mod reports;
 mod tags;
 mod usage;
 
-pub use charge::{Charge, Product, charge};
+pub use charge::{Charge, Product, charge, release, reserve, settle};
 pub use dates::{DateRange, MAX_RANGE_DAYS, day_of};
 pub use edge::page;
 pub use error::{ChargeError, QueryError, ReportError};

@@ -11,11 +11,12 @@ use crate::reports::keys::{GroupBy, KeyReportQuery};
 use crate::reports::paging::parse_page;
 
 /// The application's schema, as far as metering uses it.
-pub const SCHEMA: [&str; 4] = [
+pub const SCHEMA: [&str; 5] = [
     include_str!("../../../sql/0002_accounts.sql"),
     include_str!("../../../sql/0003_usage_reports.sql"),
     include_str!("../../../sql/0004_audit.sql"),
     include_str!("../../../sql/0008_usage_journal.sql"),
+    include_str!("../../../sql/0013_usage_reservations.sql"),
 ];
 
 /// Fresh in-memory storage and a clock the test sets.
