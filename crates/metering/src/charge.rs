@@ -16,7 +16,7 @@
 
 use accounts::{Principal, billing_period};
 use platform::db::{RetryPolicy, transaction};
-use platform::{DbError, Services, Value};
+use platform::{Database, DbError, QueryResult, Services, Value};
 use time::OffsetDateTime;
 
 use crate::dates::day_of;
@@ -96,6 +96,21 @@ fn condition(product: Product) -> String {
 /// the busy timeout); nothing was written by a busy attempt, so trying again cannot bill twice.
 const BUSY_ATTEMPTS: u32 = 4;
 
+/// Runs one writing statement, again while the database is busy (nothing was written by a busy
+/// attempt, so trying again cannot bill twice), [`BUSY_ATTEMPTS`] times at most.
+fn execute_when_free(db: &dyn Database, sql: &str, params: &[Value]) -> Result<QueryResult, DbError> {
+    let mut attempt = 1;
+    loop {
+        match db.execute(sql, params) {
+            Err(DbError::Busy(_)) if attempt < BUSY_ATTEMPTS => {
+                std::thread::sleep(std::time::Duration::from_millis(5 << attempt));
+                attempt += 1;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
 /// Charges one request, or refuses it (see the module documentation).
 pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeError> {
     let moment = OffsetDateTime::from(services.clock.now());
@@ -119,16 +134,7 @@ pub fn charge(services: &Services<'_>, charge: Charge<'_>) -> Result<(), ChargeE
         params.extend([Value::from(day_of(moment)), Value::from(tag), Value::from(charge.product.as_str())]);
         SQL_CHARGE.replace("CONDITION", &condition)
     };
-    let mut attempt = 1;
-    let result = loop {
-        match services.db.execute(&sql, &params) {
-            Err(DbError::Busy(_)) if attempt < BUSY_ATTEMPTS => {
-                std::thread::sleep(std::time::Duration::from_millis(5 << attempt));
-                attempt += 1;
-            }
-            outcome => break outcome?,
-        }
-    };
+    let result = execute_when_free(services.db, &sql, &params)?;
     if let Some(row) = result.first() {
         // Recorded: nothing after this may fail the request, which is billed now.
         if let (true, Ok(id)) = (charge.units != 0, row.get::<i64>(0)) {
@@ -178,16 +184,7 @@ pub fn reserve(services: &Services<'_>, charge: Charge<'_>, holder: &str) -> Res
         Value::from(accounts::rfc3339(moment).as_str()),
     ];
     let sql = SQL_RESERVE.replace("CONDITION", &condition(charge.product));
-    let mut attempt = 1;
-    let result = loop {
-        match services.db.execute(&sql, &params) {
-            Err(DbError::Busy(_)) if attempt < BUSY_ATTEMPTS => {
-                std::thread::sleep(std::time::Duration::from_millis(5 << attempt));
-                attempt += 1;
-            }
-            outcome => break outcome?,
-        }
-    };
+    let result = execute_when_free(services.db, &sql, &params)?;
     if result.first().is_some() {
         return Ok(());
     }
