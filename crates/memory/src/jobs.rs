@@ -25,7 +25,7 @@ use platform::db::{RetryPolicy, transaction};
 use platform::{Database, DbError, Id, Row, Services};
 use serde_json::Value as Json;
 
-use crate::limits::{MAX_MEMORIES, MAX_NAME_CHARS, MAX_TMX_BYTES};
+use crate::limits::{MAX_MEMORIES, MAX_TMX_BYTES};
 use crate::request::{NewMemory, RawMemory, RequestError, code_of};
 use crate::store::{self, ImportMode, MemoryError, TranslationMemory};
 use crate::tmx::{self, TmxError};
@@ -221,7 +221,6 @@ impl NewImport {
             RequestError::NameTooLong => RequestError::NameTooLongIn("parameters.display_name"),
             _ => RequestError::Invalid("parameters.display_name".into()),
         })?;
-        debug_assert!(display_name.chars().count() <= MAX_NAME_CHARS);
         Ok(NewImport { file: SourceFile { file_name, content_type, content_length }, display_name })
     }
 }
