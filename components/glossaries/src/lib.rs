@@ -64,15 +64,11 @@ enum Version {
 
 impl<'a> Endpoint<'a> {
     fn of(path: &'a str) -> Option<Endpoint<'a>> {
-        let (version, rest) = if let Some(rest) = path.strip_prefix("/v2/glossaries") {
-            (Version::V2, rest)
-        } else {
-            (Version::V3, path.strip_prefix("/v3/glossaries")?)
+        let (version, parts) = match api::path_segments(path, "/v2/glossaries") {
+            Some(parts) => (Version::V2, parts),
+            None => (Version::V3, api::path_segments(path, "/v3/glossaries")?),
         };
-        if !rest.is_empty() && !rest.starts_with('/') {
-            return None;
-        }
-        let mut parts = rest.split('/').skip(1);
+        let mut parts = parts.into_iter();
         match (parts.next(), parts.next(), parts.next()) {
             (None, ..) => Some(Endpoint::Collection(version)),
             (Some(id), None, _) if !id.is_empty() => Some(Endpoint::Glossary(version, id)),

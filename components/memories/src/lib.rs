@@ -78,11 +78,7 @@ enum Endpoint<'a> {
 
 impl<'a> Endpoint<'a> {
     fn of(path: &'a str) -> Option<Endpoint<'a>> {
-        let rest = path.strip_prefix("/v3/translation_memories")?;
-        if !rest.is_empty() && !rest.starts_with('/') {
-            return None;
-        }
-        let parts: Vec<&str> = rest.split('/').skip(1).collect();
+        let parts = api::path_segments(path, "/v3/translation_memories")?;
         match parts.as_slice() {
             [] => Some(Endpoint::Collection),
             ["import"] => Some(Endpoint::Import),

@@ -46,11 +46,7 @@ enum Endpoint<'a> {
 
 impl<'a> Endpoint<'a> {
     fn of(path: &'a str) -> Option<Endpoint<'a>> {
-        let rest = path.strip_prefix("/v3/style_rules")?;
-        if !rest.is_empty() && !rest.starts_with('/') {
-            return None;
-        }
-        let parts: Vec<&str> = rest.split('/').skip(1).collect();
+        let parts = api::path_segments(path, "/v3/style_rules")?;
         match parts.as_slice() {
             [] => Some(Endpoint::Collection),
             [id] if !id.is_empty() => Some(Endpoint::List(id)),

@@ -11,7 +11,7 @@ pub mod params;
 mod request;
 
 pub use params::{MAX_BODY_BYTES, Params};
-pub use request::Request;
+pub use request::{Request, path_segments};
 
 use std::error::Error as StdError;
 use std::fmt;

@@ -48,9 +48,28 @@ impl Request {
     }
 }
 
+/// The segments of `path` below `prefix` (`["abc", "entries"]` of `/v3/glossaries/abc/entries`),
+/// none for `prefix` itself; `None` when `path` is not `prefix` or below it (`/v3/glossariesx`).
+pub fn path_segments<'a>(path: &'a str, prefix: &str) -> Option<Vec<&'a str>> {
+    let rest = path.strip_prefix(prefix)?;
+    if !rest.is_empty() && !rest.starts_with('/') {
+        return None;
+    }
+    Some(rest.split('/').skip(1).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_s_segments_below_a_prefix_start_at_a_segment_boundary() {
+        assert_eq!(path_segments("/v3/style_rules", "/v3/style_rules"), Some(vec![]));
+        assert_eq!(path_segments("/v3/style_rules/a/b", "/v3/style_rules"), Some(vec!["a", "b"]));
+        assert_eq!(path_segments("/v3/style_rules/", "/v3/style_rules"), Some(vec![""]));
+        assert_eq!(path_segments("/v3/style_rulesx", "/v3/style_rules"), None);
+        assert_eq!(path_segments("/v2/translate", "/v3/style_rules"), None);
+    }
 
     fn request(method: &str, query: &str, content_type: Option<&str>, body: &str) -> Request {
         let mut headers = vec![("x-other".to_owned(), b"1".to_vec())];
