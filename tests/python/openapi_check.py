@@ -11,6 +11,7 @@ Prints "openapi: N answers checked, M operations covered" and exits 0, or explai
 
 import re
 import sys
+import time
 from datetime import date
 import tomllib
 from pathlib import Path
@@ -183,6 +184,7 @@ def main():
     check_glossaries(check, developer, admin, translate, uuid)
     check_style_rules(check, developer, admin, uuid)
     check_memories(check, developer, admin, uuid)
+    check_documents(check, developer, admin, uuid)
     check_rate_limit(check, developer, admin)
 
     missing = sorted(f"{method} {path}" for method, path in operations - covered)
@@ -277,6 +279,38 @@ def check_style_rules(check, developer, admin, unknown):
     check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 204)
     check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 404)
     check("POST", "/v2/translate", developer, {"json": translate}, 404)
+
+
+def check_documents(check, developer, admin, unknown):
+    """Every document operation: uploads and their refusals, the status and the download, each
+    with the key in a form body and in the query string."""
+    base = "/v2/document"
+    german = {"target_lang": "DE"}
+    text = {"file": ("notes.txt", b"Hello, world.\n\nA second paragraph.\n", "text/plain")}
+    html = {"file": ("page.html", b"<p>Hello, <b>world</b>.</p>", "text/html")}
+    first = check("POST", base, developer, {"files": text, "data": german}, 200)
+    second = check("POST", base, developer, {"files": html, "data": german}, 200)
+    check("POST", base, developer, {"files": {"file": ("notes.xyz", b"x")}, "data": german}, 400)
+    check("POST", base, developer, {"json": german}, 400)
+    check("POST", base, developer, {"files": {"file": ("big.txt", b"x" * (1024 * 1024 + 1))}, "data": german}, 413)
+    check("POST", base, developer, {"files": text, "data": {**german, "source_lang": "EN", "glossary_id": unknown}}, 404)
+    check("POST", base, admin, {"files": text, "data": german}, 403)
+    for handle in (first, second):
+        document, key = field(handle, "document_id"), field(handle, "document_key")
+        for _ in range(100):
+            status = check("POST", f"{base}/{document}", developer, {"data": {"document_key": key}}, 200)
+            if status.json().get("status") in ("done", "error"):
+                break
+            time.sleep(0.1)
+    document, key = field(first, "document_id"), field(first, "document_key")
+    check("GET", f"{base}/{document}", developer, {"params": {"document_key": key}}, 200)
+    check("POST", f"{base}/{document}", developer, {"json": {}}, 400)
+    check("POST", f"{base}/{document}", developer, {"json": {"document_key": "0" * 64}}, 404)
+    check("POST", f"{base}/{document}/result", developer, {"data": {"document_key": key}}, 200)
+    check("POST", f"{base}/{document}/result", developer, {"data": {"document_key": key}}, 404)
+    check("GET", f"{base}/{document}", developer, {"params": {"document_key": key}}, 404)
+    document, key = field(second, "document_id"), field(second, "document_key")
+    check("GET", f"{base}/{document}/result", developer, {"params": {"document_key": key}}, 200)
 
 
 def check_memories(check, developer, admin, unknown):

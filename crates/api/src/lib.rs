@@ -7,6 +7,7 @@
 //! text, so no handler can leak an internal error message.
 
 pub mod limits;
+pub mod multipart;
 pub mod params;
 mod request;
 

@@ -37,6 +37,9 @@ pub const BODY_LIMITS: &[(&str, usize)] = &[
     ("/v3/style_rules", 1024 * 1024),
     // A translation memory's TMX file (raw, or the `file` part of a multipart body) of up to 64 MiB.
     ("/v3/translation_memories", 64 * 1024 * 1024),
+    // A document of up to 30 MiB (office files on Pro) as the `file` part of a multipart body,
+    // with the other parts beside it.
+    ("/v2/document", 31 * 1024 * 1024),
 ];
 
 /// Whether a request's URL carries its own credential (a `token` query parameter), as a

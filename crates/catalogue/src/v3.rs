@@ -101,11 +101,17 @@ impl Side {
     }
 }
 
-/// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/glossaries` and
-/// `/v3/glossaries`; `/v2/write/*`; `/v3/style_rules`; `/v3/translation_memories`). Document translation and voice
-/// are not built yet; add each here when its area lands.
-pub const SERVED: &[Resource] =
-    &[Resource::TranslateText, Resource::Glossary, Resource::Write, Resource::StyleRules, Resource::TranslationMemory];
+/// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/document`;
+/// `/v2/glossaries` and `/v3/glossaries`; `/v2/write/*`; `/v3/style_rules`; `/v3/translation_memories`). Voice is
+/// not built yet; add it here when its area lands.
+pub const SERVED: &[Resource] = &[
+    Resource::TranslateText,
+    Resource::TranslateDocument,
+    Resource::Glossary,
+    Resource::Write,
+    Resource::StyleRules,
+    Resource::TranslationMemory,
+];
 
 impl Resource {
     /// Every resource of the API, in the order `/v3/languages/resources` lists the served ones.
@@ -689,6 +695,12 @@ mod tests {
                     {"name": "auto_detection", "needs_source_support": true},
                     {"name": "translation_memory", "needs_source_support": true, "needs_target_support": true},
                 ]},
+                {"name": "translate_document", "features": [
+                    {"name": "formality", "needs_target_support": true},
+                    {"name": "tag_handling", "needs_source_support": true, "needs_target_support": true},
+                    {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
+                    {"name": "auto_detection", "needs_source_support": true},
+                ]},
                 {"name": "glossary", "features": []},
                 {"name": "write", "features": [
                     {"name": "auto_detection", "needs_source_support": true},
@@ -700,7 +712,7 @@ mod tests {
             ])
         );
         assert!(SERVED.iter().all(|resource| resource.is_served()));
-        assert!(!Resource::Voice.is_served() && !Resource::TranslateDocument.is_served());
+        assert!(!Resource::Voice.is_served() && Resource::TranslateDocument.is_served());
     }
 
     #[test]

@@ -39,10 +39,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
+use api::multipart::{self, Limits, MultipartError};
 use catalogue::Language;
 use encoding_rs::{Encoding, UTF_8};
 use quick_xml::XmlVersion;
@@ -544,51 +542,25 @@ fn variant(out: &mut String, language: &str, text: &str) {
 }
 
 /// The `file` part of a `multipart/form-data` body (`content_type` carries its boundary): the
-/// only part such a request takes. Read with multer within [`MAX_TMX_BYTES`].
+/// only part such a request takes. The body is read by [`api::multipart::parts`], with room for
+/// a file of [`MAX_TMX_BYTES`] and the part's boundaries and headers.
 pub fn multipart_file(body: &[u8], content_type: &str) -> Result<bytes::Bytes, TmxError> {
-    let boundary = multer::parse_boundary(content_type).map_err(|error| TmxError::Multipart(error.to_string()))?;
-    let limits =
-        multer::SizeLimit::new().whole_stream(MAX_TMX_BYTES as u64 + 64 * 1024).per_field(MAX_TMX_BYTES as u64);
-    let constraints = multer::Constraints::new().size_limit(limits);
-    let chunk = bytes::Bytes::copy_from_slice(body);
-    let stream = futures_util::stream::once(std::future::ready(Ok::<_, std::convert::Infallible>(chunk)));
-    let mut multipart = multer::Multipart::with_constraints(stream, boundary, constraints);
+    let limits = Limits { whole: MAX_TMX_BYTES as u64 + 64 * 1024, per_part: MAX_TMX_BYTES as u64 };
+    let parts = multipart::parts(body, content_type, limits).map_err(|error| match error {
+        MultipartError::TooLarge => TmxError::TooLarge,
+        MultipartError::Malformed(detail) => TmxError::Multipart(detail),
+    })?;
     let mut file = None;
-    loop {
-        let field = ready(multipart.next_field())?.map_err(multipart_error)?;
-        let Some(field) = field else { break };
-        match field.name() {
-            Some("file") => {
-                if file.is_some() {
-                    return Err(TmxError::FileTwice);
-                }
-                file = Some(ready(field.bytes())?.map_err(multipart_error)?);
-            }
-            Some(other) => return Err(TmxError::UnknownPart(other.to_owned())),
-            None => return Err(TmxError::Multipart("a part has no name".into())),
+    for part in parts {
+        if part.name != "file" {
+            return Err(TmxError::UnknownPart(part.name));
         }
+        if file.is_some() {
+            return Err(TmxError::FileTwice);
+        }
+        file = Some(part.data);
     }
     file.filter(|file| !file.is_empty()).ok_or(TmxError::Missing)
-}
-
-fn multipart_error(error: multer::Error) -> TmxError {
-    match error {
-        multer::Error::StreamSizeExceeded { .. } | multer::Error::FieldSizeExceeded { .. } => TmxError::TooLarge,
-        other => TmxError::Multipart(other.to_string()),
-    }
-}
-
-/// The output of a future whose every poll is ready: multer reading a body already in memory.
-/// One that is not ready within a few polls never will be (nothing would wake it).
-fn ready<F: Future>(future: F) -> Result<F::Output, TmxError> {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    for _ in 0..64 {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return Ok(output);
-        }
-    }
-    Err(TmxError::Multipart("the body could not be read to its end".into()))
 }
 
 #[cfg(test)]

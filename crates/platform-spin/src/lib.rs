@@ -28,4 +28,4 @@ pub use host::{Host, SpinVariables};
 pub use kv::SpinKv;
 pub use outbound::SpinHttp;
 pub use platform::{OsRandom, Services, SystemClock};
-pub use serve::{send, serve, serve_admitted};
+pub use serve::{Answer, send, serve, serve_admitted, serve_then};

@@ -89,7 +89,43 @@ pub fn serve_admitted<A>(
     admit: impl FnOnce(&api::Request) -> Result<A, api::ApiError>,
     route: impl FnOnce(&api::Request, Option<A>) -> Result<api::ApiResponse, api::ApiError>,
 ) {
-    send(out, read(request, admit).and_then(|(request, admitted)| route(&request, admitted)));
+    serve_then(request, out, admit, |request, admitted| route(request, admitted).map(Answer::from));
+}
+
+/// A response, and work to do once it has been sent (a document's translation after its upload).
+pub struct Answer {
+    pub response: api::ApiResponse,
+    pub then: Option<Box<dyn FnOnce()>>,
+}
+
+impl From<api::ApiResponse> for Answer {
+    fn from(response: api::ApiResponse) -> Answer {
+        Answer { response, then: None }
+    }
+}
+
+/// [`serve_admitted`] for handlers that go on working after their response: the response is
+/// sent, its body finished, and then `then` runs, in the same invocation.
+///
+/// The host decides how long that may take: `spin up` delivers the response when it is set and
+/// lets the handler run to its end; the local runner does the same within the request's time
+/// budget. A host may also stop the instance once it has answered, so such work must be
+/// resumable by a later request (documents: any status call goes on with the work).
+pub fn serve_then<A>(
+    request: spin_sdk::http::IncomingRequest,
+    out: spin_sdk::http::ResponseOutparam,
+    admit: impl FnOnce(&api::Request) -> Result<A, api::ApiError>,
+    route: impl FnOnce(&api::Request, Option<A>) -> Result<Answer, api::ApiError>,
+) {
+    let mut then = None;
+    let outcome = read(request, admit).and_then(|(request, admitted)| route(&request, admitted)).map(|answer| {
+        then = answer.then;
+        answer.response
+    });
+    send(out, outcome);
+    if let Some(work) = then {
+        work();
+    }
 }
 
 /// Reads a request taken as the raw `wasi:http` pair into what the handlers see: the method,

@@ -1,0 +1,220 @@
+//! Documents from upload to download, against an in-memory database with the real schema and
+//! the deterministic engine.
+
+use std::time::Duration;
+
+use accounts::{Actor, KeyKind, Plan, Principal, create_key, create_subscription};
+use engines::DeterministicEngine;
+use platform::native::NativeHost;
+use platform::{Database, FixedClock};
+
+use super::*;
+use crate::request::{Options, RawUpload};
+
+/// The application's schema: documents read glossaries, style rules and memories, and charge.
+const SCHEMA: [&str; 14] = [
+    include_str!("../../../sql/0001_health.sql"),
+    include_str!("../../../sql/0002_accounts.sql"),
+    include_str!("../../../sql/0003_usage_reports.sql"),
+    include_str!("../../../sql/0004_audit.sql"),
+    include_str!("../../../sql/0005_glossaries.sql"),
+    include_str!("../../../sql/0006_rate_limits.sql"),
+    include_str!("../../../sql/0007_glossary_writes.sql"),
+    include_str!("../../../sql/0008_usage_journal.sql"),
+    include_str!("../../../sql/0009_glossary_versions.sql"),
+    include_str!("../../../sql/0010_style_rules.sql"),
+    include_str!("../../../sql/0011_memories.sql"),
+    include_str!("../../../sql/0012_memory_jobs.sql"),
+    include_str!("../../../sql/0013_usage_reservations.sql"),
+    include_str!("../../../sql/0014_documents.sql"),
+];
+
+fn fixture() -> NativeHost {
+    NativeHost::in_memory(&SCHEMA, FixedClock::at_unix(1_795_255_200)).expect("set up the host")
+}
+
+fn principal(fixture: &NativeHost, plan: Plan) -> Principal {
+    let services = fixture.services();
+    let subscription = create_subscription(&services, plan).unwrap();
+    let key = create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).unwrap().key;
+    Principal { subscription, key }
+}
+
+fn upload(name: &str, text: &str) -> Upload {
+    let raw = RawUpload {
+        file: Some((Some(name.into()), text.as_bytes().to_vec())),
+        options: Options { target_lang: Some("DE".into()), source_lang: Some("EN".into()), ..Options::default() },
+        ..RawUpload::default()
+    };
+    request::parse(raw, Plan::Pro).unwrap()
+}
+
+const ENGINES: Engines<'static> = Engines { engine: &DeterministicEngine, detector: &engines::detect::Builtin };
+
+/// Characters charged to the subscription so far.
+fn charged(fixture: &NativeHost) -> i64 {
+    let rows = fixture.db.execute("SELECT COALESCE(SUM(units), 0) FROM usage_journal", &[]).unwrap();
+    rows.first().unwrap().get(0).unwrap()
+}
+
+fn reserved(fixture: &NativeHost) -> i64 {
+    let rows = fixture.db.execute("SELECT COALESCE(SUM(units), 0) FROM usage_reservations", &[]).unwrap();
+    rows.first().unwrap().get(0).unwrap()
+}
+
+const TEXT: &str = "The first paragraph.\nIt has two lines.\n\nThe second one.\n";
+
+#[test]
+fn a_document_is_translated_downloaded_once_and_charged_then() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let handle = create(&services, &who, None, &upload("notes.txt", TEXT)).unwrap();
+    assert_eq!(handle.document_id.len(), 32);
+    assert_eq!(handle.document_key.len(), 64);
+    assert!(handle.document_key.chars().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
+    assert_eq!((reserved(&fixture), charged(&fixture)), (53, 0), "reserved at upload, not charged");
+
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    let done = status(&services, ENGINES, &who, id, key).unwrap();
+    assert_eq!((done.status, done.characters), (Status::Done, 53));
+    let file = download(&services, ENGINES, &who, id, key).unwrap();
+    let text = String::from_utf8(file.bytes).unwrap();
+    let lines: Vec<&str> = text.split('\n').collect();
+    assert_eq!(lines.len(), 5, "the lines and blank lines are kept: {text:?}");
+    assert_eq!((lines[2], lines[4]), ("", ""));
+    assert_ne!(lines[0], "The first paragraph.", "translated");
+    assert_eq!((reserved(&fixture), charged(&fixture)), (0, 53), "charged at the download");
+
+    assert!(matches!(status(&services, ENGINES, &who, id, key), Err(DocumentError::NotFound)));
+    assert!(matches!(download(&services, ENGINES, &who, id, key), Err(DocumentError::NotFound)));
+    assert_eq!(charged(&fixture), 53, "charged once");
+}
+
+#[test]
+fn a_wrong_key_or_another_subscription_finds_nothing() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let other = principal(&fixture, Plan::Pro);
+    let handle = create(&services, &who, None, &upload("notes.txt", TEXT)).unwrap();
+    let id = handle.document_id.as_str();
+    let wrong = "0".repeat(64);
+    assert!(matches!(status(&services, ENGINES, &who, id, &wrong), Err(DocumentError::NotFound)));
+    assert!(matches!(status(&services, ENGINES, &other, id, &handle.document_key), Err(DocumentError::NotFound)));
+    assert!(matches!(status(&services, ENGINES, &who, "nonsense", &handle.document_key), Err(DocumentError::NotFound)));
+}
+
+#[test]
+fn a_held_lease_keeps_other_workers_out_until_it_ends() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let handle = create(&services, &who, None, &upload("notes.txt", TEXT)).unwrap();
+    let id = handle.document_id.as_str();
+    let now = work::unix_ms(&services);
+    // A worker that took the document and died.
+    assert!(store::claim(&fixture.db, id, "dead", now, now + work::LEASE_MS).unwrap().is_some());
+    assert!(store::claim(&fixture.db, id, "other", now, now + work::LEASE_MS).unwrap().is_none());
+    let held = status(&services, ENGINES, &who, id, &handle.document_key).unwrap();
+    assert_eq!(held.status, Status::Translating, "nobody works while the lease holds");
+    assert!(work::seconds_remaining(&held) >= 1);
+
+    fixture.clock.advance(Duration::from_millis(work::LEASE_MS as u64 + 1));
+    let resumed = status(&services, ENGINES, &who, id, &handle.document_key).unwrap();
+    assert_eq!(resumed.status, Status::Done, "the next call took over");
+    // The dead worker's late progress is not written.
+    assert!(!store::save(&fixture.db, id, "dead", &[(1, "late".into())], 1, now).unwrap());
+}
+
+#[test]
+fn work_goes_on_from_the_last_batch_saved() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let text = (0..120).map(|n| format!("Paragraph number {n}.\n\n")).collect::<String>();
+    let handle = create(&services, &who, None, &upload("long.txt", &text)).unwrap();
+    let id = handle.document_id.as_str();
+    // A budget of nothing: one batch, then the lease is given back.
+    assert!(work::advance(&services, ENGINES, id, Duration::ZERO).unwrap());
+    let partial = store::get(&fixture.db, id).unwrap().unwrap();
+    assert_eq!((partial.status, partial.units_done, partial.units), (Status::Translating, 50, 120));
+    assert!(partial.lease_until.is_none());
+    while work::advance(&services, ENGINES, id, Duration::ZERO).unwrap() {}
+    let done = store::get(&fixture.db, id).unwrap().unwrap();
+    assert_eq!((done.status, done.units_done), (Status::Done, 120));
+    let output = String::from_utf8(store::output(&fixture.db, id).unwrap()).unwrap();
+    assert_eq!(output.matches("\n\n").count(), 120, "every paragraph once, in order");
+}
+
+#[test]
+fn a_document_in_its_target_language_ends_as_error_and_bills_nothing() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let mut raw = RawUpload {
+        file: Some((Some("de.txt".into()), "Das ist ein ganz normaler deutscher Satz über das Wetter.".into())),
+        options: Options { target_lang: Some("DE".into()), ..Options::default() },
+        ..RawUpload::default()
+    };
+    raw.output_format = None;
+    let upload = request::parse(raw, Plan::Pro).unwrap();
+    let handle = create(&services, &who, None, &upload).unwrap();
+    let failed = status(&services, ENGINES, &who, &handle.document_id, &handle.document_key).unwrap();
+    assert_eq!(failed.status, Status::Error);
+    assert!(failed.error_message.unwrap().contains("DE"));
+    assert_eq!(reserved(&fixture), 0, "the reservation was given back");
+    let result = download(&services, ENGINES, &who, &handle.document_id, &handle.document_key);
+    assert!(matches!(result, Err(DocumentError::Failed(_))));
+    assert_eq!(charged(&fixture), 0);
+}
+
+#[test]
+fn documents_never_downloaded_are_removed_after_their_retention_and_bill_nothing() {
+    let mut fixture = fixture();
+    fixture.vars.insert("document_retention_hours".into(), "2".into());
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let handle = create(&services, &who, None, &upload("notes.txt", TEXT)).unwrap();
+    fixture.clock.advance(Duration::from_secs(2 * 3600));
+    let services = fixture.services();
+    assert!(matches!(
+        status(&services, ENGINES, &who, &handle.document_id, &handle.document_key),
+        Err(DocumentError::NotFound)
+    ));
+    create(&services, &who, None, &upload("next.txt", TEXT)).unwrap();
+    assert!(store::get(&fixture.db, &handle.document_id).unwrap().is_none(), "swept");
+    assert_eq!((reserved(&fixture), charged(&fixture)), (53, 0), "only the new document's reservation");
+
+    fixture.vars.insert("document_retention_hours".into(), "soon".into());
+    assert!(matches!(
+        create(&fixture.services(), &who, None, &upload("a.txt", TEXT)),
+        Err(DocumentError::Retention(_))
+    ));
+}
+
+#[test]
+fn an_upload_the_quota_cannot_cover_is_refused() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    fixture.db.execute("UPDATE api_keys SET character_limit = 60", &[]).unwrap();
+    create(&services, &who, None, &upload("a.txt", TEXT)).unwrap();
+    let refused = create(&services, &who, None, &upload("b.txt", TEXT));
+    assert!(matches!(refused, Err(DocumentError::Charge(metering::ChargeError::QuotaExceeded))));
+}
+
+#[test]
+fn html_comes_back_with_its_markup() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let html =
+        "<html><head><style>p { color: red }</style></head><body><p class=\"x\">Hello <b>world</b>.</p></body></html>";
+    let handle = create(&services, &who, None, &upload("page.html", html)).unwrap();
+    let file = download(&services, ENGINES, &who, &handle.document_id, &handle.document_key).unwrap();
+    let output = String::from_utf8(file.bytes).unwrap();
+    assert!(output.starts_with("<html><head><style>p { color: red }</style></head><body><p class=\"x\">"), "{output}");
+    assert!(output.contains("<b>") && output.ends_with("</p></body></html>"), "{output}");
+    assert!(!output.contains("Hello"), "translated: {output}");
+}
