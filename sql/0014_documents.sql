@@ -52,3 +52,7 @@ CREATE TABLE IF NOT EXISTS document_units (
     translation TEXT,
     PRIMARY KEY (document_id, position)
 ) STRICT;
+-- The pieces still to translate, in order: a worker's next batch reads the front of this index,
+-- and a piece leaves it once translated, so each batch costs the same however far the work is.
+CREATE INDEX IF NOT EXISTS document_units_pending ON document_units (document_id, position)
+    WHERE translate = 1 AND translation IS NULL;

@@ -396,6 +396,14 @@ impl TestApp {
         request(&self.base_url, method, path, headers, body)
     }
 
+    /// Kills the application with SIGKILL, as a crash or a lost machine would: nothing it holds
+    /// is let go, and work in flight stops where it is.
+    pub fn kill(&mut self) {
+        let mut child = self.child.take().expect("the application is running");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
     /// Stops the application with SIGTERM, as an operator would, and waits for it to exit.
     pub fn stop(&mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("the application is running");

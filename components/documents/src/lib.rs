@@ -81,10 +81,11 @@ fn upload(request: &Request, admitted: Option<Principal>) -> Result<Answer, ApiE
         let params = read.as_ref().map_or_else(|_| Params::default(), |(_, params)| params.clone());
         let principal = accounts::admitted_principal(&services, request, &params, admitted, Access::Developer)?;
         let (raw, _) = read?;
-        let tag = ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
+        // Checked as on every request; tags count text translation only, so it is not recorded.
+        ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
         let upload = document::request::parse(raw, principal.subscription.plan)?;
         with_engines(&services, |engines| Ok(document::check_named(&services, engines, &principal, &upload)?))?;
-        document::create(&services, &principal, tag.as_ref(), &upload)?
+        document::create(&services, &principal, &upload)?
     };
     let response = ApiResponse::json(200, &handle);
     let id = handle.document_id;

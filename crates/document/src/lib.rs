@@ -29,7 +29,7 @@ mod tests;
 use std::time::Duration;
 
 use accounts::Principal;
-use metering::{Charge, ChargeError, Product, ReportingTag};
+use metering::{Charge, ChargeError, Product};
 use platform::{DbError, Services};
 
 pub use edge::{document_key, download_response, read_upload};
@@ -128,12 +128,7 @@ pub fn check_named(
 
 /// Stores a valid upload for `principal`, its characters reserved, and answers its id and key.
 /// Documents whose retention has ended are swept first (a bounded batch).
-pub fn create(
-    services: &Services<'_>,
-    principal: &Principal,
-    tag: Option<&ReportingTag>,
-    upload: &Upload,
-) -> Result<Handle, DocumentError> {
+pub fn create(services: &Services<'_>, principal: &Principal, upload: &Upload) -> Result<Handle, DocumentError> {
     let now = work::unix_ms(services);
     let retention = retention_ms(services)?;
     store::sweep(services, now)?;
@@ -141,7 +136,7 @@ pub fn create(
     let key = random_hex(services, 32);
     let holder = store::holder(&id);
     let characters = upload.billed_characters();
-    let charge = Charge { principal, product: Product::Document, units: characters, tag };
+    let charge = Charge { principal, product: Product::Document, units: characters, tag: None };
     metering::reserve(services, charge, &holder)?;
     let new = store::NewDocument {
         id: &id,

@@ -202,7 +202,8 @@ pub fn claim(db: &dyn Database, id: &str, holder: &str, now: i64, until: i64) ->
     taken.first().map(document_from_row).transpose()
 }
 
-/// The next pieces to translate, in order: at most `count`, as (position, source).
+/// The next pieces to translate, in order: at most `count`, as (position, source). Reads the
+/// front of `document_units_pending`.
 pub fn pending(db: &dyn Database, id: &str, count: usize) -> Result<Vec<(i64, String)>, DbError> {
     let rows = db.execute(
         "SELECT position, source FROM document_units \
@@ -233,9 +234,12 @@ pub fn save(
         if held.rows.is_empty() {
             return Ok(false);
         }
+        // The pieces by their primary key (`position IN` the batch's), each given its translation
+        // from the batch: a join the other way round would read every piece of the document.
         db.execute(
-            "UPDATE document_units SET translation = pair.value ->> 1 \
-             FROM json_each(?) AS pair WHERE document_id = ? AND position = pair.value ->> 0",
+            "UPDATE document_units SET translation = \
+             (SELECT pair.value ->> 1 FROM json_each(?1) AS pair WHERE pair.value ->> 0 = position) \
+             WHERE document_id = ?2 AND position IN (SELECT value ->> 0 FROM json_each(?1))",
             &[pairs.as_str().into(), id.into()],
         )?;
         Ok(true)

@@ -149,18 +149,21 @@ impl Worker<'_, '_> {
         let memories = memory::Memories::new(db, subscription);
         let sources = Sources { terms: &terms, styles: &styles, memories: &memories };
 
+        // Each batch is timed from the end of the one before (its reading and saving included),
+        // for an honest estimate of the time left.
+        let mut since = Instant::now();
         loop {
             let batch = self.next_batch()?;
             if batch.is_empty() {
                 return self.finish();
             }
-            let began = Instant::now();
             let (positions, texts): (Vec<i64>, Vec<String>) = batch.into_iter().unzip();
             let request = translation::TranslateRequest { texts, ..request.clone() };
             let translated = translation::translate(&request, self.engines.engine, &sources, self.engines.detector)?;
             let pairs: Vec<(i64, String)> =
                 positions.into_iter().zip(translated.items.into_iter().map(|item| item.text)).collect();
-            let work_ms = began.elapsed().as_millis() as i64;
+            let work_ms = since.elapsed().as_millis() as i64;
+            since = Instant::now();
             let until = unix_ms(self.services) + LEASE_MS;
             if !store::save(db, &document.id, self.holder, &pairs, work_ms, until)? {
                 // Another worker took over after this one's lease ran out: it goes on.
