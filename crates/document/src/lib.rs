@@ -147,6 +147,7 @@ pub fn create(services: &Services<'_>, principal: &Principal, upload: &Upload) -
         file_name: &upload.file_name,
         options: &upload.options,
         cut: &upload.cut,
+        source: upload.format.keeps_source().then_some(upload.file.as_slice()),
         characters,
         now,
         expires_at: now + retention,
@@ -205,7 +206,7 @@ pub fn download(
             return Err(DocumentError::NotDone { seconds_remaining: work::seconds_remaining(&document) });
         }
     }
-    let bytes = store::output(services.db, id)?;
+    let bytes = store::file(services.db, id, store::FileKind::Result)?;
     metering::settle(services, &document.holder(), document.characters)?;
     store::delete(services.db, id)?;
     Ok(Download { format: document.format, file_name: document.file_name, bytes })

@@ -30,12 +30,18 @@ impl Options {
         source: Option<&str>,
         texts: Vec<String>,
     ) -> Result<TranslateRequest, RequestError> {
+        let tags = format.tags();
+        let names = |names: &[&str]| (!names.is_empty()).then(|| names.iter().map(|name| (*name).to_owned()).collect());
         let raw = RawTranslateRequest {
             text: Some(texts),
             target_lang: self.target_lang.clone(),
             source_lang: source.map(str::to_owned).or_else(|| self.source_lang.clone()),
             formality: self.formality.clone(),
-            tag_handling: format.tag_handling().map(|handling| handling.as_str().to_owned()),
+            tag_handling: tags.handling.map(|handling| handling.as_str().to_owned()),
+            outline_detection: tags.handling.map(|_| tags.outline_detection),
+            splitting_tags: names(tags.splitting_tags),
+            non_splitting_tags: names(tags.non_splitting_tags),
+            ignore_tags: names(tags.ignore_tags),
             glossary_id: self.glossary_id.clone(),
             glossary_ids: self.glossary_ids.clone(),
             style_id: self.style_id.clone(),
@@ -63,6 +69,8 @@ pub struct RawUpload {
 pub struct Upload {
     pub file_name: String,
     pub format: Format,
+    /// The file as uploaded.
+    pub file: Vec<u8>,
     pub cut: Cut,
     pub options: Options,
     /// The translation's parameters, validated (no texts): what they name by id is checked
@@ -136,7 +144,7 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
         return Err(UploadError::TooManyCharacters { count: cut.characters, max });
     }
     let request = TranslateRequest { texts: Vec::new(), ..request };
-    Ok(Upload { file_name, format, cut, options: raw.options, request })
+    Ok(Upload { file_name, format, file, cut, options: raw.options, request })
 }
 
 #[cfg(test)]

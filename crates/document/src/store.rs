@@ -94,6 +94,8 @@ pub struct NewDocument<'a> {
     pub file_name: &'a str,
     pub options: &'a Options,
     pub cut: &'a Cut,
+    /// The file uploaded, for the types whose translation is rebuilt from it.
+    pub source: Option<&'a [u8]>,
     pub characters: i64,
     pub now: i64,
     pub expires_at: i64,
@@ -132,6 +134,12 @@ pub fn insert(db: &dyn Database, new: &NewDocument<'_>) -> Result<(), DbError> {
                 new.expires_at.into(),
             ],
         )?;
+        if let Some(file) = new.source {
+            db.execute(
+                "INSERT INTO document_files (document_id, kind, data) VALUES (?, 'source', ?)",
+                &[new.id.into(), Value::Blob(file.to_vec())],
+            )?;
+        }
         // The pieces in one statement: `key` is each one's position in the array.
         db.execute(
             "INSERT INTO document_units (document_id, position, translate, source) \
@@ -284,6 +292,7 @@ pub fn finish(db: &dyn Database, id: &str, holder: &str, output: &[u8], now: i64
             &[id.into(), Value::Blob(output.to_vec())],
         )?;
         db.execute("DELETE FROM document_units WHERE document_id = ?", &[id.into()])?;
+        db.execute("DELETE FROM document_files WHERE document_id = ? AND kind = 'source'", &[id.into()])?;
         Ok(true)
     })
 }
@@ -301,6 +310,7 @@ pub fn fail(db: &dyn Database, id: &str, holder: &str, message: &str, now: i64) 
             return Ok(false);
         }
         db.execute("DELETE FROM document_units WHERE document_id = ?", &[id.into()])?;
+        db.execute("DELETE FROM document_files WHERE document_id = ?", &[id.into()])?;
         Ok(true)
     })
 }
@@ -316,10 +326,31 @@ pub fn release(db: &dyn Database, id: &str, holder: &str, failed: bool) -> Resul
     Ok(())
 }
 
-/// A done document's translation.
-pub fn output(db: &dyn Database, id: &str) -> Result<Vec<u8>, DbError> {
-    let rows = db.execute("SELECT data FROM document_files WHERE document_id = ? AND kind = 'result'", &[id.into()])?;
-    rows.first().ok_or_else(|| DbError::Decode("a done document has no result".into()))?.get(0)
+/// A file kept with a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// The file uploaded, for the types whose translation is rebuilt from it.
+    Source,
+    /// The translation, once the document is done.
+    Result,
+}
+
+impl FileKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Source => "source",
+            FileKind::Result => "result",
+        }
+    }
+}
+
+/// A file of document `id`.
+pub fn file(db: &dyn Database, id: &str, kind: FileKind) -> Result<Vec<u8>, DbError> {
+    let rows = db.execute(
+        "SELECT data FROM document_files WHERE document_id = ? AND kind = ?",
+        &[id.into(), kind.as_str().into()],
+    )?;
+    rows.first().ok_or_else(|| DbError::Decode(format!("document {id} has no {} file", kind.as_str())))?.get(0)
 }
 
 /// Removes document `id` with its pieces and files.

@@ -143,7 +143,7 @@ fn work_goes_on_from_the_last_batch_saved() {
     while work::advance(&services, ENGINES, id, Duration::ZERO).unwrap() {}
     let done = store::get(&fixture.db, id).unwrap().unwrap();
     assert_eq!((done.status, done.units_done), (Status::Done, 120));
-    let output = String::from_utf8(store::output(&fixture.db, id).unwrap()).unwrap();
+    let output = String::from_utf8(store::file(&fixture.db, id, store::FileKind::Result).unwrap()).unwrap();
     assert_eq!(output.matches("\n\n").count(), 120, "every paragraph once, in order");
 }
 

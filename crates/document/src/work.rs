@@ -20,7 +20,7 @@ use markup::{Markup, TagOptions};
 use platform::{DbError, Services};
 use translation::{Sources, TranslateError};
 
-use crate::format::{self, Format};
+use crate::format::Format;
 use crate::store::{self, Document, Status};
 
 /// How long a worker's lease lasts after its last batch (milliseconds): longer than any one
@@ -216,11 +216,19 @@ impl Worker<'_, '_> {
         Ok(source.code().to_owned())
     }
 
+    /// Puts the translation together and ends the work; a file that cannot be rebuilt ends the
+    /// document as `error`.
     fn finish(&self) -> Result<(), Stop> {
         let db = self.services.db;
-        let pieces = store::translated_pieces(db, &self.document.id)?;
-        let output = format::assemble(pieces.iter().map(String::as_str));
-        store::finish(db, &self.document.id, self.holder, &output, unix_ms(self.services))?;
+        let document = self.document;
+        let outputs = store::translated_pieces(db, &document.id)?;
+        let source = match document.format.keeps_source() {
+            true => Some(store::file(db, &document.id, store::FileKind::Source)?),
+            false => None,
+        };
+        let output =
+            document.format.assemble(source.as_deref(), &outputs).map_err(|error| Stop::Failed(error.to_string()))?;
+        store::finish(db, &document.id, self.holder, &output, unix_ms(self.services))?;
         Ok(())
     }
 
@@ -237,10 +245,19 @@ impl Worker<'_, '_> {
 
 /// A piece as the detector reads it: its text, without markup.
 fn readable(format: Format, piece: &str) -> String {
-    match format.tag_handling() {
+    let tags = format.tags();
+    let names = |names: &[&str]| names.iter().map(|name| (*name).to_owned()).collect();
+    match tags.handling {
         None => piece.to_owned(),
         Some(handling) => {
-            let options = TagOptions { handling, ..TagOptions::default() };
+            let options = TagOptions {
+                handling,
+                outline_detection: tags.outline_detection,
+                splitting_tags: names(tags.splitting_tags),
+                non_splitting_tags: names(tags.non_splitting_tags),
+                ignore_tags: names(tags.ignore_tags),
+                ..TagOptions::default()
+            };
             match Markup::parse(piece, &options, markup::SplitSentences::default_for(Some(handling))) {
                 Ok(markup) => markup.units().iter().map(|unit| unit.pieces().join(" ")).collect::<Vec<_>>().join("\n"),
                 Err(_) => String::new(),

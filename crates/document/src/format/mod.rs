@@ -1,52 +1,82 @@
 //! The document types, their limits, and how a document is cut into pieces and put back
-//! together.
+//! together, one module per type.
 //!
-//! A document is cut, at upload, into [`Piece`]s whose sources joined in order are the file
-//! itself: text to translate, and what is kept byte for byte between. Its translation is the
-//! pieces' translations (or, for kept pieces, their sources) joined in order.
+//! A document is cut, at upload, into [`Piece`]s: text to translate and, where the type allows,
+//! what is kept byte for byte between. Its translation is put together ([`Format::assemble`])
+//! from every piece's output in order (a translation, or the kept piece itself); the types that
+//! are packages of files (`docx`, `pptx`, `xlsx`) rebuild the package from the uploaded file,
+//! which is then stored with the document ([`Format::keeps_source`]).
 //!
-//! * **txt**: a paragraph (a run of lines that are not blank) is one piece to translate, as one
-//!   text whose line breaks the translation keeps; blank lines, the whitespace around a
-//!   paragraph and a byte order mark are kept.
-//! * **html**: the file is read as translation reads HTML ([`markup::Markup`]), and cut between
-//!   its units where markup separates them, into pieces of about [`HTML_PIECE_BYTES`] each that
-//!   are translated with tag handling; markup outside units (scripts, styles, comments, tags and
-//!   attributes) comes back byte for byte.
+//! How pieces are translated is the type's [`Tags`]: plain text, or tag handling with the
+//! options its markup needs.
+
+mod docx;
+mod html;
+mod ooxml;
+mod pptx;
+mod srt;
+mod text;
+mod xliff;
+mod xlsx;
 
 use accounts::Plan;
-use markup::{Markup, Segment, SplitSentences, TagHandling, TagOptions};
-
-/// How much of an HTML file one piece holds, at least (it ends at the next unit that markup
-/// separates from the one after it): small enough that a slice of work translates a few, large
-/// enough that a sentence's context is rarely cut.
-pub const HTML_PIECE_BYTES: usize = 4 * 1024;
+use markup::TagHandling;
 
 /// A type of document, by its file name's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Txt,
     Html,
+    Docx,
+    Pptx,
+    Xlsx,
+    /// XLIFF 2 (`.xlf`, `.xliff`).
+    Xliff,
+    /// SubRip subtitles.
+    Srt,
 }
 
 /// Why a file is refused as a document.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// No extension, or one that names no document type.
-    #[error(
-        "the file name `{0}` has no extension of a document type (txt, html, htm, docx, pptx, xlsx, pdf, xlf, xliff, srt, jpg, jpeg, png)"
-    )]
+    #[error("the file name `{0}` has no extension of a document type (txt, html, htm, docx, pptx, xlsx, pdf, xlf, xliff, srt, jpg, jpeg, png)")]
     Unknown(String),
     /// A document type the API knows that this deployment does not translate yet.
-    #[error("documents of type {0} are not translated by this deployment yet; it translates txt, html and htm files")]
+    #[error("documents of type {0} are not translated by this deployment yet")]
     NotYet(String),
     #[error("the file is empty")]
     Empty,
     #[error("the {0} file is not UTF-8 text")]
     NotUtf8(&'static str),
+    /// The file is not what its type says, or is damaged: why, in a sentence's words.
+    #[error("the {format} file cannot be read: {why}")]
+    Corrupt { format: &'static str, why: String },
+}
+
+/// How a type's pieces are translated: the translate parameters about markup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tags {
+    /// `None`: plain text.
+    pub handling: Option<TagHandling>,
+    pub outline_detection: bool,
+    pub splitting_tags: &'static [&'static str],
+    pub non_splitting_tags: &'static [&'static str],
+    pub ignore_tags: &'static [&'static str],
+}
+
+impl Tags {
+    const PLAIN: Tags =
+        Tags { handling: None, outline_detection: true, splitting_tags: &[], non_splitting_tags: &[], ignore_tags: &[] };
 }
 
 /// Extensions of the API's document types that this deployment does not translate yet.
-const NOT_YET: [&str; 11] = ["docx", "doc", "pptx", "xlsx", "pdf", "xlf", "xliff", "srt", "jpg", "jpeg", "png"];
+const NOT_YET: [&str; 5] = ["doc", "pdf", "jpg", "jpeg", "png"];
+
+/// Every type, as stored.
+const ALL: [Format; 7] = [Format::Txt, Format::Html, Format::Docx, Format::Pptx, Format::Xlsx, Format::Xliff, Format::Srt];
+
+const MIB: usize = 1024 * 1024;
 
 impl Format {
     /// The type a file name's extension names (case-insensitive).
@@ -55,6 +85,11 @@ impl Format {
         match extension.as_deref() {
             Some("txt") => Ok(Format::Txt),
             Some("html" | "htm") => Ok(Format::Html),
+            Some("docx") => Ok(Format::Docx),
+            Some("pptx") => Ok(Format::Pptx),
+            Some("xlsx") => Ok(Format::Xlsx),
+            Some("xlf" | "xliff") => Ok(Format::Xliff),
+            Some("srt") => Ok(Format::Srt),
             Some(other) if NOT_YET.contains(&other) => Err(FormatError::NotYet(other.to_owned())),
             _ => Err(FormatError::Unknown(name.to_owned())),
         }
@@ -65,51 +100,76 @@ impl Format {
         match self {
             Format::Txt => "txt",
             Format::Html => "html",
+            Format::Docx => "docx",
+            Format::Pptx => "pptx",
+            Format::Xlsx => "xlsx",
+            Format::Xliff => "xliff",
+            Format::Srt => "srt",
         }
     }
 
     pub fn stored(name: &str) -> Option<Format> {
-        match name {
-            "txt" => Some(Format::Txt),
-            "html" => Some(Format::Html),
-            _ => None,
-        }
+        ALL.into_iter().find(|format| format.as_str() == name)
+    }
+
+    /// The office packages: zip files of XML parts.
+    fn is_office(self) -> bool {
+        matches!(self, Format::Docx | Format::Pptx | Format::Xlsx)
     }
 
     /// Whether `output_format` (lower case) names this type: the only output each type has.
     pub fn accepts_output(self, output_format: &str) -> bool {
         match self {
-            Format::Txt => output_format == "txt",
             Format::Html => matches!(output_format, "html" | "htm"),
+            Format::Xliff => matches!(output_format, "xliff" | "xlf"),
+            other => output_format == other.as_str(),
         }
     }
 
-    /// The largest file of this type (bytes): 1 MiB of text, 5 MiB of HTML, whatever the plan.
-    pub fn max_bytes(self, _plan: Plan) -> usize {
-        match self {
-            Format::Txt => 1024 * 1024,
-            Format::Html => 5 * 1024 * 1024,
+    /// The largest file of this type (bytes) on `plan`.
+    pub fn max_bytes(self, plan: Plan) -> usize {
+        match (self, plan) {
+            (Format::Txt, _) => MIB,
+            (Format::Html, _) => 5 * MIB,
+            (Format::Docx | Format::Pptx | Format::Xlsx, Plan::Free) => 10 * MIB,
+            (Format::Docx | Format::Pptx | Format::Xlsx, Plan::Pro) => 30 * MIB,
+            (Format::Xliff, _) => 10 * MIB,
+            (Format::Srt, _) => 150 * 1024,
         }
     }
 
-    /// The least a document of this type is billed (characters).
+    /// The least a document of this type is billed (characters): 50,000 for office files.
     pub fn minimum_characters(self) -> i64 {
-        0
+        if self.is_office() { 50_000 } else { 0 }
     }
 
     pub fn content_type(self) -> &'static str {
         match self {
             Format::Txt => "text/plain; charset=utf-8",
             Format::Html => "text/html; charset=utf-8",
+            Format::Docx => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            Format::Pptx => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+            Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Format::Xliff => "application/xliff+xml",
+            Format::Srt => "application/x-subrip",
         }
     }
 
-    /// How the translation reads this type's pieces: with HTML tag handling, or as plain text.
-    pub fn tag_handling(self) -> Option<TagHandling> {
+    /// How this type's pieces are translated.
+    pub fn tags(self) -> Tags {
         match self {
-            Format::Txt => None,
-            Format::Html => Some(TagHandling::Html),
+            Format::Txt | Format::Srt => Tags::PLAIN,
+            Format::Html => Tags { handling: Some(TagHandling::Html), ..Tags::PLAIN },
+            Format::Docx => docx::TAGS,
+            Format::Pptx => pptx::TAGS,
+            Format::Xlsx => xlsx::TAGS,
+            Format::Xliff => xliff::TAGS,
         }
+    }
+
+    /// Whether putting the translation together needs the uploaded file.
+    pub fn keeps_source(self) -> bool {
+        self.is_office()
     }
 
     /// Cuts `file` into pieces (see the module documentation).
@@ -117,12 +177,37 @@ impl Format {
         if file.is_empty() {
             return Err(FormatError::Empty);
         }
-        let text = std::str::from_utf8(file).map_err(|_| FormatError::NotUtf8(self.as_str()))?;
-        Ok(match self {
-            Format::Txt => cut_text(text),
-            Format::Html => cut_html(text),
-        })
+        match self {
+            Format::Txt => Ok(text::cut(utf8(self, file)?)),
+            Format::Html => Ok(html::cut(utf8(self, file)?)),
+            Format::Docx => docx::cut(file),
+            Format::Pptx => pptx::cut(file),
+            Format::Xlsx => xlsx::cut(file),
+            Format::Xliff => xliff::cut(utf8(self, file)?),
+            Format::Srt => srt::cut(utf8(self, file)?),
+        }
     }
+
+    /// The translated document, from every piece's output in order (its translation, or a kept
+    /// piece itself) and, for the types that keep it, the uploaded file.
+    pub fn assemble(self, file: Option<&[u8]>, outputs: &[String]) -> Result<Vec<u8>, FormatError> {
+        let file = || file.ok_or_else(|| corrupt(self, "the uploaded file was not kept"));
+        match self {
+            Format::Txt | Format::Html | Format::Xliff | Format::Srt => Ok(outputs.concat().into_bytes()),
+            Format::Docx => docx::assemble(file()?, outputs),
+            Format::Pptx => pptx::assemble(file()?, outputs),
+            Format::Xlsx => xlsx::assemble(file()?, outputs),
+        }
+    }
+}
+
+/// A [`FormatError::Corrupt`] of `format`.
+fn corrupt(format: Format, why: impl Into<String>) -> FormatError {
+    FormatError::Corrupt { format: format.as_str(), why: why.into() }
+}
+
+fn utf8(format: Format, file: &[u8]) -> Result<&str, FormatError> {
+    std::str::from_utf8(file).map_err(|_| FormatError::NotUtf8(format.as_str()))
 }
 
 /// The most characters a document may hold on `plan`.
@@ -148,7 +233,12 @@ pub struct Cut {
 }
 
 impl Cut {
-    fn push(&mut self, translate: bool, text: &str) {
+    pub fn new() -> Cut {
+        Cut { pieces: Vec::new(), characters: 0 }
+    }
+
+    /// Adds a piece (nothing for empty text); kept pieces next to each other become one.
+    pub fn push(&mut self, translate: bool, text: &str) {
         if text.is_empty() {
             return;
         }
@@ -159,87 +249,10 @@ impl Cut {
     }
 }
 
-fn cut_text(text: &str) -> Cut {
-    let mut cut = Cut { pieces: Vec::new(), characters: 0 };
-    let (bom, body) = match text.strip_prefix('\u{feff}') {
-        Some(rest) => ("\u{feff}", rest),
-        None => ("", text),
-    };
-    cut.push(false, bom);
-    // A paragraph's lines: from the start of its first line to the end of its last one.
-    let mut paragraph: Option<(usize, usize)> = None;
-    let mut offset = 0;
-    let flush = |cut: &mut Cut, paragraph: &mut Option<(usize, usize)>| {
-        if let Some((start, end)) = paragraph.take() {
-            let lines = &body[start..end];
-            let trimmed = lines.trim();
-            let lead = lines.len() - lines.trim_start().len();
-            cut.push(false, &lines[..lead]);
-            cut.push(true, trimmed);
-            cut.push(false, &lines[lead + trimmed.len()..]);
-            cut.characters += trimmed.chars().count() as i64;
-        }
-    };
-    for line in body.split_inclusive('\n') {
-        let end = offset + line.len();
-        if line.trim().is_empty() {
-            flush(&mut cut, &mut paragraph);
-            cut.push(false, line);
-        } else {
-            paragraph = Some((paragraph.map_or(offset, |(start, _)| start), end));
-        }
-        offset = end;
+impl Default for Cut {
+    fn default() -> Cut {
+        Cut::new()
     }
-    flush(&mut cut, &mut paragraph);
-    cut
-}
-
-fn cut_html(text: &str) -> Cut {
-    let options = TagOptions { handling: TagHandling::Html, ..TagOptions::default() };
-    let split = SplitSentences::default_for(Some(TagHandling::Html));
-    let mut cut = Cut { pieces: Vec::new(), characters: 0 };
-    let markup = match Markup::parse(text, &options, split) {
-        Ok(markup) => markup,
-        // HTML is read as browsers read tag soup and never fails; were it to, the file is kept
-        // whole and translated as one piece.
-        Err(_) => {
-            cut.push(true, text);
-            return cut;
-        }
-    };
-    let units = markup.units();
-    let mut start = 0;
-    for (index, unit) in units.iter().enumerate() {
-        cut.characters += unit
-            .segments()
-            .iter()
-            .map(|segment| match segment {
-                Segment::Text(text) => text.chars().count() as i64,
-                _ => 0,
-            })
-            .sum::<i64>();
-        let end = unit.source_span().end;
-        let next = units.get(index + 1).map_or(text.len(), |next| next.source_span().start);
-        let separated = text[end..next].contains('<');
-        if separated && end - start >= HTML_PIECE_BYTES {
-            cut.push(true, &text[start..end]);
-            start = end;
-        }
-    }
-    match units.last() {
-        Some(last) if last.source_span().end > start => {
-            let end = last.source_span().end;
-            cut.push(true, &text[start..end]);
-            cut.push(false, &text[end..]);
-        }
-        _ => cut.push(false, &text[start..]),
-    }
-    cut
-}
-
-/// The translated document: each piece's translation, or its source where it is kept.
-pub fn assemble<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
-    pieces.into_iter().collect::<String>().into_bytes()
 }
 
 #[cfg(test)]
@@ -259,10 +272,10 @@ mod tests {
         assert_eq!(Format::of_file_name("notes.TXT"), Ok(Format::Txt));
         assert_eq!(Format::of_file_name("page.htm"), Ok(Format::Html));
         assert_eq!(Format::of_file_name("a.b.html"), Ok(Format::Html));
-        assert_eq!(Format::of_file_name("report.docx"), Err(FormatError::NotYet("docx".into())));
+        assert_eq!(Format::of_file_name("scan.pdf"), Err(FormatError::NotYet("pdf".into())));
         assert_eq!(Format::of_file_name("archive.zip"), Err(FormatError::Unknown("archive.zip".into())));
         assert_eq!(Format::of_file_name("README"), Err(FormatError::Unknown("README".into())));
-        assert!(FormatError::NotYet("docx".into()).to_string().contains("docx"));
+        assert!(FormatError::NotYet("pdf".into()).to_string().contains("pdf"));
     }
 
     #[test]
