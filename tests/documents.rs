@@ -1297,12 +1297,7 @@ fn a_download_before_the_document_is_done_answers_503_with_retry_after() {
     // 600 paragraphs: a dozen engine calls of 700 ms each, some 8 s of work, of which a status
     // or result call does at most about 2 s (and the upload's own work holds it meanwhile).
     let (port, answered) = slow_upper_casing_chat_server(Duration::from_millis(700));
-    let app = TestApp::start(
-        Options::app()
-            .env("SPIN_VARIABLE_ENGINE", "openai")
-            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model"),
-    );
+    let app = TestApp::start(Options::app().with_openai_at(port));
     let key = app.developer_key();
     let paragraphs: Vec<String> = (0..600).map(|index| format!("Paragraph number {index}.")).collect();
     let text = paragraphs.join("\n\n");
@@ -1340,10 +1335,7 @@ fn a_download_before_the_document_is_done_answers_503_with_retry_after() {
 fn a_document_whose_server_is_killed_mid_work_is_finished_after_the_restart_once_and_billed_once() {
     // 600 paragraphs: a dozen engine calls of 400 ms each.
     let (port, answered) = slow_upper_casing_chat_server(Duration::from_millis(400));
-    let options = Options::app()
-        .env("SPIN_VARIABLE_ENGINE", "openai")
-        .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-        .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model");
+    let options = Options::app().with_openai_at(port);
     let mut first = TestApp::start(options.clone());
     let key = first.developer_key();
     let paragraphs: Vec<String> = (0..600).map(|index| format!("Paragraph number {index}.")).collect();

@@ -800,12 +800,7 @@ fn a_segment_the_memory_holds_comes_back_verbatim_and_others_are_translated() {
 #[test]
 fn close_matches_reach_an_engine_that_follows_instructions_only_from_the_threshold() {
     let (port, received) = e2e::fake_chat_server(r#"["Drücken Sie die grüne Taste."]"#);
-    let app = TestApp::start(
-        Options::app()
-            .env("SPIN_VARIABLE_ENGINE", "openai")
-            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model"),
-    );
+    let app = TestApp::start(Options::app().with_openai_at(port));
     let key = app.developer_key();
     let id = id_of(&create(&app, &key, "Manual", "en", &["de"]));
     add_segments(&app, &key, &id, &[("Press the red button now.", "Drücken Sie jetzt die rote Taste.", "de")]);

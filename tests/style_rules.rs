@@ -357,12 +357,7 @@ fn rules_and_instructions_the_engine_cannot_honour_are_named_in_a_header() {
 #[test]
 fn an_engine_that_follows_instructions_gets_the_rules_and_instructions_in_its_prompt() {
     let (port, received) = e2e::fake_chat_server(r#"["Es kostet 3.5 Euro."]"#);
-    let app = TestApp::start(
-        Options::app()
-            .env("SPIN_VARIABLE_ENGINE", "openai")
-            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model"),
-    );
+    let app = TestApp::start(Options::app().with_openai_at(port));
     let key = app.developer_key();
     let list = id_of(&create(
         &app,

@@ -450,13 +450,7 @@ fn an_engine_that_is_down_answers_503_and_bills_nothing() {
 #[test]
 fn the_openai_engine_sends_the_request_to_an_openai_compatible_server() {
     let (port, received) = e2e::fake_chat_server(r#"["Hallo, Welt!", "Wie geht's?"]"#);
-    let app = TestApp::start(
-        Options::app()
-            .env("SPIN_VARIABLE_ENGINE", "openai")
-            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model")
-            .env("SPIN_VARIABLE_OPENAI_API_KEY", "sk-test-secret"),
-    );
+    let app = TestApp::start(Options::app().with_openai_at(port).env("SPIN_VARIABLE_OPENAI_API_KEY", "sk-test-secret"));
     let key = app.developer_key();
     let reply = translate(
         &app,

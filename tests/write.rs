@@ -259,9 +259,7 @@ fn app_with_model(answer: &'static str) -> (TestApp, String, std::sync::Arc<std:
     let app = TestApp::start(
         Options::app()
             .with_language_tools()
-            .env("SPIN_VARIABLE_ENGINE", "openai")
-            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
-            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model")
+            .with_openai_at(port)
             .env("SPIN_VARIABLE_OPENAI_API_KEY", "sk-write-secret"),
     );
     let key = app.developer_key();

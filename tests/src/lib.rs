@@ -179,6 +179,14 @@ impl Options {
         self
     }
 
+    /// Translating with the `openai` engine, at an OpenAI-compatible server (a test's fake one)
+    /// on `port` of this machine, with the model `test-model`.
+    pub fn with_openai_at(self, port: u16) -> Options {
+        self.env("SPIN_VARIABLE_ENGINE", "openai")
+            .env("SPIN_VARIABLE_OPENAI_URL", &format!("http://127.0.0.1:{port}"))
+            .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model")
+    }
+
     pub fn arg(mut self, arg: &str) -> Options {
         self.args.push(arg.to_owned());
         self
