@@ -195,7 +195,7 @@ fn write_is_listed_with_the_languages_the_language_tools_service_corrects_and_on
     );
     assert!(down.wait_for_log("cannot list the write languages").is_some(), "the cause is logged");
     let resources = down.call("GET", "/v3/languages/resources", &down_key).json();
-    assert_eq!(resources.as_array().unwrap().len(), 5, "write is configured, so it is served");
+    assert_eq!(resources.as_array().unwrap().len(), 6, "write is configured, so it is served");
 }
 
 #[test]
