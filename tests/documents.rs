@@ -702,7 +702,9 @@ fn formality_glossaries_memories_style_rules_and_the_filename_part_apply_to_the_
         &key,
         &[file("notes.txt", b"Hello."), field("filename", "notes.docx"), field("target_lang", "DE")],
     );
-    assert_not_built_yet(&reply, "docx");
+    assert_invalid_file(&reply, "a text file named as a docx");
+    let detail = reply.json()["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.starts_with("the docx file cannot be read"), "{detail}");
 }
 
 /// Upload fields, the status they get, and the message if the test names it.
@@ -860,10 +862,18 @@ fn files_that_are_missing_empty_unnamed_of_unknown_types_or_not_utf8_are_invalid
     }
 
     // Types this deployment knows but does not translate yet: the detail names the type.
-    for kind in ["docx", "pptx", "xlsx", "pdf", "doc", "xlf", "xliff", "srt", "jpg", "jpeg", "png"] {
+    for kind in ["pdf", "doc", "jpg", "jpeg", "png"] {
         let reply =
             upload_file(&app, &key, &format!("report.{kind}"), b"PK\x03\x04 not really", &[("target_lang", "DE")]);
         assert_not_built_yet(&reply, kind);
+    }
+    // Types it translates, given files that are not of them: the detail says why they cannot be read.
+    for kind in ["docx", "pptx", "xlsx", "xlf", "xliff", "srt"] {
+        let reply =
+            upload_file(&app, &key, &format!("report.{kind}"), b"PK\x03\x04 not really", &[("target_lang", "DE")]);
+        assert_invalid_file(&reply, kind);
+        let detail = reply.json()["detail"].as_str().unwrap_or_default().to_owned();
+        assert!(detail.contains("cannot be read"), "{kind}: {detail}");
     }
     assert_eq!(character_count(&app, &key), 0);
 }
@@ -1200,7 +1210,7 @@ fn the_official_python_and_node_clients_translate_documents_with_glossaries_and_
             ("downloaded_again", "Not found"),
             ("status_after_download", "Document not found"),
             ("unknown_type", "Invalid file data."),
-            ("docx", "documents of type docx are not translated by this deployment yet"),
+            ("docx", "Invalid file data."),
             ("same_language", "it is the document's source language"),
         ] {
             let refusal = report[what].as_str().unwrap_or_default();

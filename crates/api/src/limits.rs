@@ -78,8 +78,8 @@ pub fn too_large_unauthenticated() -> crate::ApiError {
     )
 }
 
-/// `128 KiB`, `64 MiB`.
-fn human_size(bytes: usize) -> String {
+/// `128 KiB`, `64 MiB`: a size as the API's messages write it.
+pub fn human_size(bytes: usize) -> String {
     if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {

@@ -87,7 +87,10 @@ impl From<UploadError> for ApiError {
     fn from(error: UploadError) -> ApiError {
         match error {
             UploadError::InvalidFile(why) => invalid_file(why),
-            too_large @ UploadError::TooLarge { .. } => ApiError::new(413, too_large.to_string()),
+            UploadError::TooLarge { format, limit } => ApiError::new(
+                413,
+                format!("Document too large: a {format} file may be at most {}.", api::limits::human_size(limit)),
+            ),
             UploadError::Request(error) => error.into(),
             other => ApiError::bad_request(other.to_string()),
         }
@@ -184,8 +187,11 @@ mod tests {
         assert_eq!((not_done.status, not_done.message.as_str()), (503, "Document translation is not done"));
         assert_eq!(not_done.headers, [("retry-after".to_owned(), "3".to_owned())]);
         assert_eq!(status(DocumentError::Failed("no".into())), 400);
-        let large = UploadError::TooLarge { format: "txt", limit: "1 MiB".into() };
-        assert_eq!(status(DocumentError::Upload(large)), 413);
+        let large = ApiError::from(UploadError::TooLarge { format: "srt", limit: 150 * 1024 });
+        assert_eq!(
+            (large.status, large.message.as_str()),
+            (413, "Document too large: a srt file may be at most 150 KiB.")
+        );
     }
 
     #[test]

@@ -91,8 +91,9 @@ pub enum UploadError {
     /// `Invalid file data.`, with why.
     #[error("Invalid file data.")]
     InvalidFile(String),
-    #[error("Document too large: a {format} file may be at most {limit}.")]
-    TooLarge { format: &'static str, limit: String },
+    /// A file over its type's limit, in bytes (the edge writes the limit as the API's messages do).
+    #[error("Document too large: a {format} file may be at most {limit} bytes.")]
+    TooLarge { format: &'static str, limit: usize },
     #[error("Document has too many characters: {count}, at most {max} per document on this plan.")]
     TooManyCharacters { count: i64, max: i64 },
     #[error("Value for 'output_format' not supported: a {format} document is translated into a {format} document.")]
@@ -136,7 +137,7 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
     }
     let limit = format.max_bytes(plan);
     if file.len() > limit {
-        return Err(UploadError::TooLarge { format: format.as_str(), limit: format!("{} MiB", limit >> 20) });
+        return Err(UploadError::TooLarge { format: format.as_str(), limit });
     }
     let cut = format.cut(&file)?;
     let max = format::max_characters(plan);
@@ -216,7 +217,7 @@ mod tests {
     #[test]
     fn limits_are_the_plans() {
         let big = "a".repeat(1024 * 1024 + 1);
-        assert_eq!(refusal(upload("a.txt", &big)).to_string(), "Document too large: a txt file may be at most 1 MiB.");
+        assert_eq!(refusal(upload("a.txt", &big)), UploadError::TooLarge { format: "txt", limit: 1024 * 1024 });
         let many = "word ".repeat(110_000);
         assert_eq!(refusal(upload("a.txt", &many)), UploadError::TooManyCharacters { count: 549_999, max: 500_000 });
         assert!(parse(upload("a.txt", &many), Plan::Pro).is_ok());

@@ -54,4 +54,3 @@ pub(super) fn cut(text: &str) -> Cut {
     }
     cut
 }
-

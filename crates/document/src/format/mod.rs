@@ -40,7 +40,9 @@ pub enum Format {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// No extension, or one that names no document type.
-    #[error("the file name `{0}` has no extension of a document type (txt, html, htm, docx, pptx, xlsx, pdf, xlf, xliff, srt, jpg, jpeg, png)")]
+    #[error(
+        "the file name `{0}` has no extension of a document type (txt, html, htm, docx, pptx, xlsx, pdf, xlf, xliff, srt, jpg, jpeg, png)"
+    )]
     Unknown(String),
     /// A document type the API knows that this deployment does not translate yet.
     #[error("documents of type {0} are not translated by this deployment yet")]
@@ -66,15 +68,21 @@ pub struct Tags {
 }
 
 impl Tags {
-    const PLAIN: Tags =
-        Tags { handling: None, outline_detection: true, splitting_tags: &[], non_splitting_tags: &[], ignore_tags: &[] };
+    const PLAIN: Tags = Tags {
+        handling: None,
+        outline_detection: true,
+        splitting_tags: &[],
+        non_splitting_tags: &[],
+        ignore_tags: &[],
+    };
 }
 
 /// Extensions of the API's document types that this deployment does not translate yet.
 const NOT_YET: [&str; 5] = ["doc", "pdf", "jpg", "jpeg", "png"];
 
 /// Every type, as stored.
-const ALL: [Format; 7] = [Format::Txt, Format::Html, Format::Docx, Format::Pptx, Format::Xlsx, Format::Xliff, Format::Srt];
+const ALL: [Format; 7] =
+    [Format::Txt, Format::Html, Format::Docx, Format::Pptx, Format::Xlsx, Format::Xliff, Format::Srt];
 
 const MIB: usize = 1024 * 1024;
 
@@ -180,9 +188,9 @@ impl Format {
         match self {
             Format::Txt => Ok(text::cut(utf8(self, file)?)),
             Format::Html => Ok(html::cut(utf8(self, file)?)),
-            Format::Docx => docx::cut(file),
-            Format::Pptx => pptx::cut(file),
-            Format::Xlsx => xlsx::cut(file),
+            Format::Docx => ooxml::cut(&docx::KIND, file),
+            Format::Pptx => ooxml::cut(&pptx::KIND, file),
+            Format::Xlsx => ooxml::cut(&xlsx::KIND, file),
             Format::Xliff => xliff::cut(utf8(self, file)?),
             Format::Srt => srt::cut(utf8(self, file)?),
         }
@@ -194,9 +202,9 @@ impl Format {
         let file = || file.ok_or_else(|| corrupt(self, "the uploaded file was not kept"));
         match self {
             Format::Txt | Format::Html | Format::Xliff | Format::Srt => Ok(outputs.concat().into_bytes()),
-            Format::Docx => docx::assemble(file()?, outputs),
-            Format::Pptx => pptx::assemble(file()?, outputs),
-            Format::Xlsx => xlsx::assemble(file()?, outputs),
+            Format::Docx => ooxml::assemble(&docx::KIND, file()?, outputs),
+            Format::Pptx => ooxml::assemble(&pptx::KIND, file()?, outputs),
+            Format::Xlsx => ooxml::assemble(&xlsx::KIND, file()?, outputs),
         }
     }
 }

@@ -38,4 +38,3 @@ pub(super) fn cut(text: &str) -> Cut {
     flush(&mut cut, &mut paragraph);
     cut
 }
-
