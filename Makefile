@@ -62,7 +62,8 @@ build-release:
 ## translation with a 10,000-entry glossary against none), style rules (bench/style_rules.sh:
 ## translation with a list of 30 mechanical rules against none), translation memories
 ## (bench/memories.sh: a 100,000-segment TMX import, and translation with that memory against
-## none), the usage analytics over a million
+## none), documents (bench/documents.sh: a one-page and a 1,000-paragraph docx, a 5 MB xlsx and
+## a 1 MB text file, from upload to done, with peak memory), the usage analytics over a million
 ## usage rows (bench/analytics.sh), the service under slow-body and idle-connection attacks,
 ## with its memory after a burst (bench/hostile.sh), detection accuracy, write throughput and
 ## the language-tools service's memory (bench/language_tools.sh), and the neural engine: the
@@ -77,18 +78,22 @@ bench: setup setup-bench build-release
 	bench/glossary.sh
 	bench/style_rules.sh
 	bench/memories.sh
+	bench/documents.sh
 	bench/analytics.sh
 	bench/hostile.sh
 	bench/language_tools.sh
 	bench/inference.sh
 
-# wrk and sqlite3, and sacrebleu (chrF, for bench/quality.py) in target/venv.
+# wrk and sqlite3, and in target/venv sacrebleu (chrF, for bench/quality.py) and the test
+# requirements (python-docx and XlsxWriter make bench/documents.sh's files).
 setup-bench:
 	@command -v wrk >/dev/null && command -v sqlite3 >/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk sqlite3; }
 	@[ -x target/venv/bin/python ] || python3 -m venv target/venv
 	@target/venv/bin/python -c 'import sacrebleu' 2>/dev/null || \
 		target/venv/bin/python -m pip install --quiet --disable-pip-version-check sacrebleu==2.6.0
+	@target/venv/bin/python -c 'import docx, xlsxwriter' 2>/dev/null || \
+		target/venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 
 clean:
 	$(CARGO) clean
