@@ -152,7 +152,7 @@ const UNTRANSLATABLE_UNIT: &str = r#"<unit id="brand" translate="no">
 fn xliff_file() -> String {
     format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
-<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="de">
+<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="fr">
   <file id="f1" original="ui.json">
     <unit id="greeting">
       <segment id="1">
@@ -292,6 +292,8 @@ fn an_xliff_2_1_file_gets_its_targets_with_inline_codes_and_leaves_final_and_unt
 
     // Byte for byte, the rest of the file too: the targets and states are all that changed.
     let expected_file = file
+        // The root names the language the file was translated into.
+        .replace(r#"trgLang="fr""#, r#"trgLang="de""#)
         .replace(r#"<segment id="1">"#, r#"<segment id="1" state="translated">"#)
         .replace(
             &format!("{}</source>", SOURCES[0].1),

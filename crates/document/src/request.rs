@@ -139,7 +139,7 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
     if file.len() > limit {
         return Err(UploadError::TooLarge { format: format.as_str(), limit });
     }
-    let cut = format.cut(&file)?;
+    let cut = format.cut(&file, request.target.lang())?;
     let max = format::max_characters(plan);
     if cut.characters > max {
         return Err(UploadError::TooManyCharacters { count: cut.characters, max });

@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn paragraphs_of_every_part_with_text_are_pieces_in_order() {
-        let cut = Format::Docx.cut(&docx()).unwrap();
+        let cut = Format::Docx.cut(&docx(), "de").unwrap();
         let texts: Vec<&str> = cut.pieces.iter().map(|piece| piece.text.as_str()).collect();
         assert_eq!(texts.len(), 9, "{texts:#?}");
         assert!(texts[0].starts_with("<w:p><w:pPr><w:pStyle") && texts[0].contains("Quarterly report"));
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn a_translation_keeps_formatting_on_its_words_and_the_rest_of_the_package_byte_for_byte() {
         let file = docx();
-        let cut = Format::Docx.cut(&file).unwrap();
+        let cut = Format::Docx.cut(&file, "de").unwrap();
         let outputs: Vec<String> = cut.pieces.iter().map(|piece| upper_cased(&piece.text, TAGS)).collect();
         let translated = Format::Docx.assemble(Some(&file), &outputs).unwrap();
 
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn an_identity_translation_gives_the_parts_back_unchanged() {
         let file = docx();
-        let cut = Format::Docx.cut(&file).unwrap();
+        let cut = Format::Docx.cut(&file, "de").unwrap();
         let outputs: Vec<String> = cut.pieces.iter().map(|piece| piece.text.clone()).collect();
         let same = Format::Docx.assemble(Some(&file), &outputs).unwrap();
         for (old, new) in entries(&file).iter().zip(entries(&same)) {
@@ -157,17 +157,17 @@ mod tests {
     #[test]
     fn a_package_without_its_document_is_refused() {
         let file = package(&[("word/styles.xml", STYLES.as_bytes())]);
-        match Format::Docx.cut(&file) {
+        match Format::Docx.cut(&file, "de") {
             Err(FormatError::Corrupt { format: "docx", why }) => assert!(why.contains("word/document.xml"), "{why}"),
             other => panic!("refused, not {other:?}"),
         }
-        assert!(matches!(Format::Docx.cut(b"plain text"), Err(FormatError::Corrupt { .. })));
+        assert!(matches!(Format::Docx.cut(b"plain text", "de"), Err(FormatError::Corrupt { .. })));
     }
 
     #[test]
     fn a_translation_that_loses_the_paragraph_fails_instead_of_writing_a_broken_file() {
         let file = docx();
-        let cut = Format::Docx.cut(&file).unwrap();
+        let cut = Format::Docx.cut(&file, "de").unwrap();
         let mut outputs: Vec<String> = cut.pieces.iter().map(|piece| piece.text.clone()).collect();
         outputs[3] = "<w:p><w:r><w:t>Cell</w:t></w:p>".to_owned();
         assert!(matches!(

@@ -180,8 +180,9 @@ impl Format {
         self.is_office()
     }
 
-    /// Cuts `file` into pieces (see the module documentation).
-    pub fn cut(self, file: &[u8]) -> Result<Cut, FormatError> {
+    /// Cuts `file` into pieces (see the module documentation), for a translation into `target`
+    /// (a BCP 47 tag, as XLIFF's `trgLang` writes it).
+    pub fn cut(self, file: &[u8], target: &str) -> Result<Cut, FormatError> {
         if file.is_empty() {
             return Err(FormatError::Empty);
         }
@@ -191,7 +192,7 @@ impl Format {
             Format::Docx => ooxml::cut(&docx::KIND, file),
             Format::Pptx => ooxml::cut(&pptx::KIND, file),
             Format::Xlsx => ooxml::cut(&xlsx::KIND, file),
-            Format::Xliff => xliff::cut(utf8(self, file)?),
+            Format::Xliff => xliff::cut(utf8(self, file)?, Some(target)),
             Format::Srt => srt::cut(utf8(self, file)?),
         }
     }
@@ -297,7 +298,7 @@ mod tests {
     #[test]
     fn text_is_cut_into_paragraphs_with_everything_between_kept() {
         let text = "\u{feff}  First line\nsame paragraph.\n\n\r\n Second.  \nThird\n\n";
-        let cut = Format::Txt.cut(text.as_bytes()).unwrap();
+        let cut = Format::Txt.cut(text.as_bytes(), "de").unwrap();
         assert_eq!(joined(&cut), text, "the pieces are the file");
         assert_eq!(translated(&cut), ["First line\nsame paragraph.", "Second.  \nThird"]);
         assert_eq!(cut.characters, 26 + 15);
@@ -307,26 +308,26 @@ mod tests {
 
     #[test]
     fn text_without_letters_or_without_a_final_newline() {
-        let cut = Format::Txt.cut(b"only").unwrap();
+        let cut = Format::Txt.cut(b"only", "de").unwrap();
         assert_eq!(translated(&cut), ["only"]);
         assert_eq!(cut.pieces.len(), 1);
-        let blank = Format::Txt.cut(b" \n\n").unwrap();
+        let blank = Format::Txt.cut(b" \n\n", "de").unwrap();
         assert!(translated(&blank).is_empty());
         assert_eq!((joined(&blank).as_str(), blank.characters), (" \n\n", 0));
     }
 
     #[test]
     fn bad_files_are_refused() {
-        assert_eq!(Format::Txt.cut(b""), Err(FormatError::Empty));
-        assert_eq!(Format::Txt.cut(b"caf\xe9"), Err(FormatError::NotUtf8("txt")));
-        assert_eq!(Format::Html.cut(b"<p>\xff</p>"), Err(FormatError::NotUtf8("html")));
+        assert_eq!(Format::Txt.cut(b"", "de"), Err(FormatError::Empty));
+        assert_eq!(Format::Txt.cut(b"caf\xe9", "de"), Err(FormatError::NotUtf8("txt")));
+        assert_eq!(Format::Html.cut(b"<p>\xff</p>", "de"), Err(FormatError::NotUtf8("html")));
     }
 
     #[test]
     fn html_counts_its_text_and_keeps_its_markup_outside_the_pieces() {
         let html = "<!doctype html><html><head><title>Hello</title><script>var x = '<p>';</script></head>\
                     <body><p class=\"a\">One <b>bold</b> word.</p>\n<!-- note --></body></html>\n";
-        let cut = Format::Html.cut(html.as_bytes()).unwrap();
+        let cut = Format::Html.cut(html.as_bytes(), "de").unwrap();
         assert_eq!(joined(&cut), html);
         assert_eq!(cut.characters, "Hello".len() as i64 + "One bold word.".len() as i64);
         let last = cut.pieces.last().unwrap();
@@ -337,7 +338,7 @@ mod tests {
     fn a_long_html_file_is_cut_between_its_blocks() {
         let paragraph = format!("<p>{} end.</p>\n", "word ".repeat(200));
         let html = format!("<html><body>{}</body></html>", paragraph.repeat(20));
-        let cut = Format::Html.cut(html.as_bytes()).unwrap();
+        let cut = Format::Html.cut(html.as_bytes(), "de").unwrap();
         assert_eq!(joined(&cut), html);
         let pieces = translated(&cut);
         assert!(pieces.len() > 3, "cut into pieces: {}", pieces.len());

@@ -60,7 +60,7 @@ mod tests {
 
     #[test]
     fn slide_table_and_notes_paragraphs_are_pieces_and_layouts_are_not() {
-        let cut = Format::Pptx.cut(&pptx()).unwrap();
+        let cut = Format::Pptx.cut(&pptx(), "de").unwrap();
         let texts: Vec<&str> = cut.pieces.iter().map(|piece| piece.text.as_str()).collect();
         assert_eq!(texts.len(), 4, "{texts:#?}");
         assert!(texts[0].contains("Launch plan"));
@@ -74,7 +74,7 @@ mod tests {
     #[test]
     fn a_translation_keeps_runs_on_their_words_and_the_rest_byte_for_byte() {
         let file = pptx();
-        let cut = Format::Pptx.cut(&file).unwrap();
+        let cut = Format::Pptx.cut(&file, "de").unwrap();
         let outputs: Vec<String> = cut.pieces.iter().map(|piece| upper_cased(&piece.text, TAGS)).collect();
         let translated = Format::Pptx.assemble(Some(&file), &outputs).unwrap();
         let slide = part(&translated, "ppt/slides/slide1.xml");
@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn a_package_without_slides_is_refused() {
         let file = package(&[("ppt/presentation.xml", b"<p:presentation/>"), ("ppt/slides/_rels/x.rels", b"<r/>")]);
-        match Format::Pptx.cut(&file) {
+        match Format::Pptx.cut(&file, "de") {
             Err(FormatError::Corrupt { format: "pptx", why }) => assert!(why.contains("no slides"), "{why}"),
             other => panic!("refused, not {other:?}"),
         }

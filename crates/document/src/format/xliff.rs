@@ -25,9 +25,8 @@
 //! expanded), an entity XML does not predefine, an encoding other than UTF-8, and XML that is
 //! not well-formed.
 //!
-//! Not done: the root's `trgLang` is not written. `cut` sees the file only, not the target
-//! language; a file that has `trgLang` keeps it as it is, one that has none keeps having none
-//! (XLIFF 2 asks for it where targets exist). `<mrk translate="no">` inside a source is
+//! The root's `trgLang` becomes the translation's target language (replaced, or added: XLIFF 2
+//! asks for it where targets exist). Not done: `<mrk translate="no">` inside a source is
 //! translated like the text around it: tag handling ignores elements by name only.
 
 use std::ops::Range;
@@ -104,7 +103,7 @@ struct Target {
     empty: bool,
 }
 
-pub(super) fn cut(text: &str) -> Result<Cut, FormatError> {
+pub(super) fn cut(text: &str, target: Option<&str>) -> Result<Cut, FormatError> {
     let mut cutter = Cutter { text, cut: Cut::new(), position: 0 };
     // quick-xml skips a byte order mark without counting it: it is read past here and kept.
     let bom = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
@@ -170,6 +169,9 @@ pub(super) fn cut(text: &str) -> Result<Cut, FormatError> {
                 if !root_seen {
                     check_root(tag, &local, resolved)?;
                     root_seen = true;
+                    if let Some(target) = target {
+                        cutter.root(tag, start..end, empty, target)?;
+                    }
                 } else if stack.is_empty() {
                     return Err(corrupt(format!("a second root element <{local}> at line {}", line(start))));
                 }
@@ -349,6 +351,30 @@ struct Cutter<'t> {
 }
 
 impl Cutter<'_> {
+    /// Adds everything up to the end of the root's start tag, with its `trgLang` set to `target`
+    /// (replaced, or added).
+    fn root(&mut self, tag: &BytesStart<'_>, at: Range<usize>, empty: bool, target: &str) -> Result<(), FormatError> {
+        let text = self.text;
+        let raw = &text[at.clone()];
+        self.cut.push(false, &text[self.position..at.start]);
+        match attribute(tag, "trgLang")? {
+            Some((_, value)) => {
+                let value = offset_in(text, value, at.clone())?;
+                self.cut.push(false, &raw[..value.start - at.start]);
+                self.cut.push(false, target);
+                self.cut.push(false, &raw[value.end - at.start..]);
+            }
+            None => {
+                let close = raw.len() - if empty { 2 } else { 1 };
+                self.cut.push(false, &raw[..close]);
+                self.cut.push(false, &format!(" trgLang=\"{target}\""));
+                self.cut.push(false, &raw[close..]);
+            }
+        }
+        self.position = at.end;
+        Ok(())
+    }
+
     /// Adds everything up to the end of a segment's target.
     fn segment(&mut self, segment: SegmentAt) -> Result<(), FormatError> {
         let text = self.text;
@@ -530,7 +556,7 @@ mod tests {
 
     #[test]
     fn an_xliff_2_0_file_gets_a_target_per_segment_with_its_inline_codes() {
-        let cut = cut(V20).unwrap();
+        let cut = cut(V20, None).unwrap();
         assert_eq!(
             sources(&cut),
             [
@@ -587,7 +613,7 @@ mod tests {
 
     #[test]
     fn an_xliff_2_1_file_leaves_final_and_untranslatable_segments_untouched() {
-        let cut = cut(V21).unwrap();
+        let cut = cut(V21, None).unwrap();
         assert_eq!(
             sources(&cut),
             [r#"Keep  <mrk id="m" type="term">this</mrk> term."#, "Line &lt;one&gt;"],
@@ -622,7 +648,7 @@ mod tests {
     #[test]
     fn a_prefixed_core_namespace_and_xml_space_are_carried_to_a_new_target() {
         let xml = r#"<x:xliff xmlns:x="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en"><x:file id="f"><x:unit id="u"><x:segment id="1"><x:source xml:space="preserve">Hi  there</x:source></x:segment></x:unit></x:file></x:xliff>"#;
-        let output = translated(&cut(xml).unwrap());
+        let output = translated(&cut(xml, None).unwrap());
         assert!(
             output.contains(r#"<x:segment id="1" state="translated"><x:source xml:space="preserve">Hi  there</x:source><x:target xml:space="preserve">HI  THERE</x:target></x:segment>"#),
             "{output}"
@@ -630,8 +656,18 @@ mod tests {
         assert_eq!(segments(&output).len(), 1);
     }
 
+    #[test]
+    fn the_root_names_the_target_language_translated_into() {
+        let output = translated(&cut(V20, Some("fr")).unwrap());
+        assert!(output.contains(r#"srcLang="en" trgLang="fr">"#), "replaced: {output}");
+        let without = V20.replace(r#" trgLang="de""#, "");
+        let output = translated(&cut(&without, Some("en-GB")).unwrap());
+        assert!(output.contains(r#"srcLang="en" trgLang="en-GB">"#), "added: {output}");
+        assert_eq!(segments(&output).len(), segments(V20).len());
+    }
+
     fn refused(xml: &str) -> String {
-        match cut(xml) {
+        match cut(xml, None) {
             Err(FormatError::Corrupt { format: "xliff", why }) => why,
             other => panic!("refused: {other:?} for {xml}"),
         }
@@ -679,7 +715,7 @@ mod tests {
     fn a_file_without_segments_to_translate_is_kept_whole() {
         let xml =
             r#"<xliff version="2.1" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en"><file id="f"/></xliff>"#;
-        let cut = cut(xml).unwrap();
+        let cut = cut(xml, None).unwrap();
         assert_eq!((cut.pieces.len(), cut.characters), (1, 0));
         assert_eq!(translated(&cut), xml);
     }

@@ -56,7 +56,7 @@ mod tests {
 
     #[test]
     fn shared_and_inline_strings_are_pieces() {
-        let cut = Format::Xlsx.cut(&xlsx(STRINGS)).unwrap();
+        let cut = Format::Xlsx.cut(&xlsx(STRINGS), "de").unwrap();
         let texts: Vec<&str> = cut.pieces.iter().map(|piece| piece.text.as_str()).collect();
         assert_eq!(texts.len(), 4, "{texts:#?}");
         assert_eq!(texts[0], "<si><t>Revenue</t></si>");
@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn a_translation_keeps_rich_text_runs_and_leaves_numbers_and_formulas_alone() {
         let file = xlsx(STRINGS);
-        let cut = Format::Xlsx.cut(&file).unwrap();
+        let cut = Format::Xlsx.cut(&file, "de").unwrap();
         let outputs: Vec<String> = cut.pieces.iter().map(|piece| upper_cased(&piece.text, TAGS)).collect();
         let translated = Format::Xlsx.assemble(Some(&file), &outputs).unwrap();
         let strings = part(&translated, "xl/sharedStrings.xml");
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn prefixed_parts_are_read_too() {
         let file = xlsx(PREFIXED);
-        let cut = Format::Xlsx.cut(&file).unwrap();
+        let cut = Format::Xlsx.cut(&file, "de").unwrap();
         assert_eq!(cut.pieces[0].text, "<x:si><x:t>Prefixed</x:t></x:si>");
         let outputs: Vec<String> = cut.pieces.iter().map(|piece| upper_cased(&piece.text, TAGS)).collect();
         assert!(
@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn a_package_without_worksheets_is_refused() {
         let file = package(&[("xl/workbook.xml", b"<workbook/>"), ("xl/sharedStrings.xml", STRINGS.as_bytes())]);
-        match Format::Xlsx.cut(&file) {
+        match Format::Xlsx.cut(&file, "de") {
             Err(FormatError::Corrupt { format: "xlsx", why }) => assert!(why.contains("no worksheets"), "{why}"),
             other => panic!("refused, not {other:?}"),
         }
