@@ -3,6 +3,7 @@
 # figures are the document pipeline's own: cutting, storing, batches, leases, putting together):
 #   one-page docx     the time from the upload's request to `done`, and to the download
 #   1,000-paragraph   a docx of 1,000 paragraphs (some with bold and italic runs) and a table
+#   30 MB docx        the one-page docx with 29 MiB of media: the memory a large file takes
 #   5 MB xlsx         a workbook whose shared strings make about 5 MB
 #   1 MB txt          a text file of a million bytes, about as many characters as a Pro
 #                     subscription's document may hold
@@ -20,7 +21,7 @@ auth="Authorization: Service-Auth-Key $key"
 peak() { awk '/VmHWM/ {printf "%.0f MiB", $2 / 1024}' "/proc/$runner_pid/status"; }
 
 "$python" - "$work" <<'PY'
-import random, sys
+import random, shutil, sys, zipfile
 from docx import Document
 import xlsxwriter
 work = sys.argv[1]
@@ -34,6 +35,12 @@ page.add_heading("A one-page document", 1)
 for _ in range(6):
     page.add_paragraph(" ".join(sentence(12) for _ in range(3)))
 page.save(f"{work}/page.docx")
+
+# The largest docx a Pro subscription may send: the one-page document with 29 MiB of media that
+# does not compress (the package's other entries are copied as they are).
+shutil.copy(f"{work}/page.docx", f"{work}/media.docx")
+with zipfile.ZipFile(f"{work}/media.docx", "a", zipfile.ZIP_STORED) as package:
+    package.writestr("word/media/noise.bin", rng.randbytes(29 * 1024 * 1024))
 
 book = Document()
 book.add_heading("A thousand paragraphs", 1)
@@ -96,5 +103,6 @@ echo "document translation ($(nproc) cores; deterministic engine)"
 printf '%-24s %s\n' "runner peak memory before" "$(peak)"
 translate page.docx
 translate book.docx
+translate media.docx
 translate sheet.xlsx
 translate text.txt

@@ -85,7 +85,7 @@ fn upload(request: &Request, admitted: Option<Principal>) -> Result<Answer, ApiE
         ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
         let upload = document::request::parse(raw, principal.subscription.plan)?;
         with_engines(&services, |engines| Ok(document::check_named(&services, engines, &principal, &upload)?))?;
-        document::create(&services, &principal, &upload)?
+        document::create(&services, &principal, upload)?
     };
     let response = ApiResponse::json(200, &handle);
     let id = handle.document_id;
@@ -142,5 +142,5 @@ fn result(request: &Request, admitted: Option<Principal>, id: &str) -> Result<Ap
     let key = document::document_key(&params)?;
     let services = host.services_with_outbound();
     let file = with_engines(&services, |engines| Ok(document::download(&services, engines, &principal, id, &key)?))?;
-    Ok(document::download_response(&file))
+    Ok(document::download_response(file))
 }

@@ -66,7 +66,7 @@ pub fn document_key(params: &Params) -> Result<String, ApiError> {
 }
 
 /// The translated file, named as it was uploaded.
-pub fn download_response(download: &Download) -> ApiResponse {
+pub fn download_response(download: Download) -> ApiResponse {
     let name: String =
         download.file_name.chars().map(|c| if c == '"' || c == '\\' || c.is_control() { '_' } else { c }).collect();
     ApiResponse {
@@ -75,7 +75,7 @@ pub fn download_response(download: &Download) -> ApiResponse {
             ("content-type".into(), download.format.content_type().into()),
             ("content-disposition".into(), format!("attachment; filename=\"{name}\"")),
         ],
-        body: download.bytes.clone(),
+        body: download.bytes,
     }
 }
 
@@ -198,7 +198,7 @@ mod tests {
     fn the_download_names_its_file_safely() {
         let download =
             Download { format: crate::Format::Txt, file_name: "a \"b\".txt".into(), bytes: b"Hallo".to_vec() };
-        let response = download_response(&download);
+        let response = download_response(download);
         assert_eq!(response.body, b"Hallo");
         assert!(
             response.headers.contains(&("content-disposition".into(), "attachment; filename=\"a _b_.txt\"".into()))

@@ -128,7 +128,7 @@ pub fn check_named(
 
 /// Stores a valid upload for `principal`, its characters reserved, and answers its id and key.
 /// Documents whose retention has ended are swept first (a bounded batch).
-pub fn create(services: &Services<'_>, principal: &Principal, upload: &Upload) -> Result<Handle, DocumentError> {
+pub fn create(services: &Services<'_>, principal: &Principal, upload: Upload) -> Result<Handle, DocumentError> {
     let now = work::unix_ms(services);
     let retention = retention_ms(services)?;
     store::sweep(services, now)?;
@@ -147,12 +147,12 @@ pub fn create(services: &Services<'_>, principal: &Principal, upload: &Upload) -
         file_name: &upload.file_name,
         options: &upload.options,
         cut: &upload.cut,
-        source: upload.format.keeps_source().then_some(upload.file.as_slice()),
+        source: upload.format.keeps_source().then_some(upload.file),
         characters,
         now,
         expires_at: now + retention,
     };
-    if let Err(error) = store::insert(services.db, &new) {
+    if let Err(error) = store::insert(services.db, new) {
         metering::release(services, &holder)?;
         return Err(error.into());
     }

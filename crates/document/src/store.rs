@@ -95,7 +95,7 @@ pub struct NewDocument<'a> {
     pub options: &'a Options,
     pub cut: &'a Cut,
     /// The file uploaded, for the types whose translation is rebuilt from it.
-    pub source: Option<&'a [u8]>,
+    pub source: Option<Vec<u8>>,
     pub characters: i64,
     pub now: i64,
     pub expires_at: i64,
@@ -107,12 +107,14 @@ pub fn key_hash(key: &str) -> String {
 }
 
 /// Stores a new document and its pieces, in one transaction.
-pub fn insert(db: &dyn Database, new: &NewDocument<'_>) -> Result<(), DbError> {
+pub fn insert(db: &dyn Database, new: NewDocument<'_>) -> Result<(), DbError> {
     let options = serde_json::to_string(new.options).map_err(|error| DbError::Other(error.to_string()))?;
     let pieces: Vec<serde_json::Value> =
         new.cut.pieces.iter().map(|piece| serde_json::json!([piece.translate as i64, piece.text])).collect();
     let pieces = serde_json::Value::Array(pieces).to_string();
     let units = new.cut.pieces.iter().filter(|piece| piece.translate).count() as i64;
+    // The file is moved into its parameter, not copied: it may be tens of megabytes.
+    let source = new.source.map(|file| [new.id.into(), Value::Blob(file)]);
     transaction(db, RetryPolicy::default(), |db| {
         db.execute(
             "INSERT INTO documents (id, key_hash, subscription_id, key_id, format, file_name, options, source_lang, \
@@ -134,11 +136,8 @@ pub fn insert(db: &dyn Database, new: &NewDocument<'_>) -> Result<(), DbError> {
                 new.expires_at.into(),
             ],
         )?;
-        if let Some(file) = new.source {
-            db.execute(
-                "INSERT INTO document_files (document_id, kind, data) VALUES (?, 'source', ?)",
-                &[new.id.into(), Value::Blob(file.to_vec())],
-            )?;
+        if let Some(file) = &source {
+            db.execute("INSERT INTO document_files (document_id, kind, data) VALUES (?, 'source', ?)", file)?;
         }
         // The pieces in one statement: `key` is each one's position in the array.
         db.execute(
@@ -277,7 +276,8 @@ pub fn translated_pieces(db: &dyn Database, id: &str) -> Result<Vec<String>, DbE
 }
 
 /// Ends `holder`'s work: the document is `done` with `output`, its pieces are removed.
-pub fn finish(db: &dyn Database, id: &str, holder: &str, output: &[u8], now: i64) -> Result<bool, DbError> {
+pub fn finish(db: &dyn Database, id: &str, holder: &str, output: Vec<u8>, now: i64) -> Result<bool, DbError> {
+    let result = [id.into(), Value::Blob(output)];
     transaction(db, RetryPolicy::default(), |db| {
         let held = db.execute(
             "UPDATE documents SET status = 'done', lease_holder = NULL, lease_until = NULL, updated_at = ? \
@@ -287,10 +287,7 @@ pub fn finish(db: &dyn Database, id: &str, holder: &str, output: &[u8], now: i64
         if held.rows.is_empty() {
             return Ok(false);
         }
-        db.execute(
-            "INSERT OR REPLACE INTO document_files (document_id, kind, data) VALUES (?, 'result', ?)",
-            &[id.into(), Value::Blob(output.to_vec())],
-        )?;
+        db.execute("INSERT OR REPLACE INTO document_files (document_id, kind, data) VALUES (?, 'result', ?)", &result)?;
         db.execute("DELETE FROM document_units WHERE document_id = ?", &[id.into()])?;
         db.execute("DELETE FROM document_files WHERE document_id = ? AND kind = 'source'", &[id.into()])?;
         Ok(true)

@@ -69,7 +69,7 @@ fn a_document_is_translated_downloaded_once_and_charged_then() {
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
-    let handle = create(&services, &who, &upload("notes.txt", TEXT)).unwrap();
+    let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     assert_eq!(handle.document_id.len(), 32);
     assert_eq!(handle.document_key.len(), 64);
     assert!(handle.document_key.chars().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
@@ -97,7 +97,7 @@ fn a_wrong_key_or_another_subscription_finds_nothing() {
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
     let other = principal(&fixture, Plan::Pro);
-    let handle = create(&services, &who, &upload("notes.txt", TEXT)).unwrap();
+    let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     let id = handle.document_id.as_str();
     let wrong = "0".repeat(64);
     assert!(matches!(status(&services, ENGINES, &who, id, &wrong), Err(DocumentError::NotFound)));
@@ -110,7 +110,7 @@ fn a_held_lease_keeps_other_workers_out_until_it_ends() {
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
-    let handle = create(&services, &who, &upload("notes.txt", TEXT)).unwrap();
+    let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     let id = handle.document_id.as_str();
     let now = work::unix_ms(&services);
     // A worker that took the document and died.
@@ -133,7 +133,7 @@ fn work_goes_on_from_the_last_batch_saved() {
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
     let text = (0..120).map(|n| format!("Paragraph number {n}.\n\n")).collect::<String>();
-    let handle = create(&services, &who, &upload("long.txt", &text)).unwrap();
+    let handle = create(&services, &who, upload("long.txt", &text)).unwrap();
     let id = handle.document_id.as_str();
     // A budget of nothing: one batch, then the lease is given back.
     assert!(work::advance(&services, ENGINES, id, Duration::ZERO).unwrap());
@@ -159,7 +159,7 @@ fn a_document_in_its_target_language_ends_as_error_and_bills_nothing() {
     };
     raw.output_format = None;
     let upload = request::parse(raw, Plan::Pro).unwrap();
-    let handle = create(&services, &who, &upload).unwrap();
+    let handle = create(&services, &who, upload).unwrap();
     let failed = status(&services, ENGINES, &who, &handle.document_id, &handle.document_key).unwrap();
     assert_eq!(failed.status, Status::Error);
     assert!(failed.error_message.unwrap().contains("DE"));
@@ -175,19 +175,19 @@ fn documents_never_downloaded_are_removed_after_their_retention_and_bill_nothing
     fixture.vars.insert("document_retention_hours".into(), "2".into());
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
-    let handle = create(&services, &who, &upload("notes.txt", TEXT)).unwrap();
+    let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     fixture.clock.advance(Duration::from_secs(2 * 3600));
     let services = fixture.services();
     assert!(matches!(
         status(&services, ENGINES, &who, &handle.document_id, &handle.document_key),
         Err(DocumentError::NotFound)
     ));
-    create(&services, &who, &upload("next.txt", TEXT)).unwrap();
+    create(&services, &who, upload("next.txt", TEXT)).unwrap();
     assert!(store::get(&fixture.db, &handle.document_id).unwrap().is_none(), "swept");
     assert_eq!((reserved(&fixture), charged(&fixture)), (53, 0), "only the new document's reservation");
 
     fixture.vars.insert("document_retention_hours".into(), "soon".into());
-    assert!(matches!(create(&fixture.services(), &who, &upload("a.txt", TEXT)), Err(DocumentError::Retention(_))));
+    assert!(matches!(create(&fixture.services(), &who, upload("a.txt", TEXT)), Err(DocumentError::Retention(_))));
 }
 
 #[test]
@@ -196,8 +196,8 @@ fn an_upload_the_quota_cannot_cover_is_refused() {
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
     fixture.db.execute("UPDATE api_keys SET character_limit = 60", &[]).unwrap();
-    create(&services, &who, &upload("a.txt", TEXT)).unwrap();
-    let refused = create(&services, &who, &upload("b.txt", TEXT));
+    create(&services, &who, upload("a.txt", TEXT)).unwrap();
+    let refused = create(&services, &who, upload("b.txt", TEXT));
     assert!(matches!(refused, Err(DocumentError::Charge(metering::ChargeError::QuotaExceeded))));
 }
 
@@ -208,7 +208,7 @@ fn html_comes_back_with_its_markup() {
     let who = principal(&fixture, Plan::Pro);
     let html =
         "<html><head><style>p { color: red }</style></head><body><p class=\"x\">Hello <b>world</b>.</p></body></html>";
-    let handle = create(&services, &who, &upload("page.html", html)).unwrap();
+    let handle = create(&services, &who, upload("page.html", html)).unwrap();
     let file = download(&services, ENGINES, &who, &handle.document_id, &handle.document_key).unwrap();
     let output = String::from_utf8(file.bytes).unwrap();
     assert!(output.starts_with("<html><head><style>p { color: red }</style></head><body><p class=\"x\">"), "{output}");

@@ -228,7 +228,7 @@ impl Worker<'_, '_> {
         };
         let output =
             document.format.assemble(source.as_deref(), &outputs).map_err(|error| Stop::Failed(error.to_string()))?;
-        store::finish(db, &document.id, self.holder, &output, unix_ms(self.services))?;
+        store::finish(db, &document.id, self.holder, output, unix_ms(self.services))?;
         Ok(())
     }
 
