@@ -160,7 +160,8 @@ pub fn create(services: &Services<'_>, principal: &Principal, upload: Upload) ->
 }
 
 /// The subscription's document `id` if `key` is its key, after working on it for at most
-/// [`CALL_BUDGET`] when no worker holds it.
+/// [`CALL_BUDGET`] when no worker holds it. Documents whose retention has ended are swept first,
+/// as on upload.
 pub fn status(
     services: &Services<'_>,
     engines: Engines<'_>,
@@ -170,6 +171,8 @@ pub fn status(
 ) -> Result<Document, DocumentError> {
     let subscription = principal.subscription.id.as_str();
     let now = work::unix_ms(services);
+    // Expired documents give their reservations back as soon as anyone asks after documents.
+    store::sweep(services, now)?;
     let found = store::find(services.db, subscription, id, key, now)?.ok_or(DocumentError::NotFound)?;
     if !found.is_free(now) {
         return Ok(found);

@@ -182,8 +182,9 @@ fn documents_never_downloaded_are_removed_after_their_retention_and_bill_nothing
         status(&services, ENGINES, &who, &handle.document_id, &handle.document_key),
         Err(DocumentError::NotFound)
     ));
+    assert!(store::get(&fixture.db, &handle.document_id).unwrap().is_none(), "swept by the status call");
+    assert_eq!(reserved(&fixture), 0, "its reservation given back");
     create(&services, &who, upload("next.txt", TEXT)).unwrap();
-    assert!(store::get(&fixture.db, &handle.document_id).unwrap().is_none(), "swept");
     assert_eq!((reserved(&fixture), charged(&fixture)), (53, 0), "only the new document's reservation");
 
     fixture.vars.insert("document_retention_hours".into(), "soon".into());
