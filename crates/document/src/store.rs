@@ -312,13 +312,22 @@ pub fn fail(db: &dyn Database, id: &str, holder: &str, message: &str, now: i64) 
     })
 }
 
-/// Gives the document back, unfinished, for the next worker; `failed` counts an attempt that
-/// the engine failed.
-pub fn release(db: &dyn Database, id: &str, holder: &str, failed: bool) -> Result<(), DbError> {
+/// Gives the document back, unfinished, for the next worker.
+pub fn release(db: &dyn Database, id: &str, holder: &str) -> Result<(), DbError> {
     db.execute(
-        "UPDATE documents SET lease_holder = NULL, lease_until = NULL, attempts = attempts + ? \
+        "UPDATE documents SET lease_holder = NULL, lease_until = NULL WHERE id = ? AND lease_holder = ?",
+        &[id.into(), holder.into()],
+    )?;
+    Ok(())
+}
+
+/// Gives the document back after an attempt the engine failed, counted, for no worker to take
+/// before `retry_at` (Unix ms).
+pub fn release_failed(db: &dyn Database, id: &str, holder: &str, retry_at: i64) -> Result<(), DbError> {
+    db.execute(
+        "UPDATE documents SET lease_holder = NULL, lease_until = ?, attempts = attempts + 1 \
          WHERE id = ? AND lease_holder = ?",
-        &[(failed as i64).into(), id.into(), holder.into()],
+        &[retry_at.into(), id.into(), holder.into()],
     )?;
     Ok(())
 }

@@ -216,3 +216,46 @@ fn html_comes_back_with_its_markup() {
     assert!(output.contains("<b>") && output.ends_with("</p></body></html>"), "{output}");
     assert!(!output.contains("Hello"), "translated: {output}");
 }
+
+/// An engine that is down.
+struct Down;
+
+impl engines::Engine for Down {
+    fn coverage(&self) -> Result<catalogue::Coverage, engines::EngineError> {
+        Ok(catalogue::Coverage::All)
+    }
+
+    fn capabilities(&self) -> engines::Capabilities {
+        DeterministicEngine.capabilities()
+    }
+
+    fn translate(&self, _: &engines::EngineRequest<'_>) -> Result<Vec<String>, engines::EngineError> {
+        Err(engines::EngineError::Unavailable { engine: "down", reason: "connection refused".into() })
+    }
+
+    fn name(&self) -> &'static str {
+        "down"
+    }
+}
+
+#[test]
+fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_billing_nothing() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let down = Engines { engine: &Down, detector: &engines::detect::Builtin };
+    let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
+    let id = handle.document_id.as_str();
+    for attempt in 1..work::ENGINE_ATTEMPTS {
+        assert!(work::advance(&services, down, id, Duration::from_secs(5)).unwrap());
+        let waiting = store::get(&fixture.db, id).unwrap().unwrap();
+        assert_eq!((waiting.status, waiting.attempts), (Status::Translating, attempt));
+        assert!(!work::advance(&services, down, id, Duration::from_secs(5)).unwrap(), "not before its time");
+        fixture.clock.advance(Duration::from_millis((work::ENGINE_RETRY_MS * attempt) as u64));
+    }
+    assert!(work::advance(&services, down, id, Duration::from_secs(5)).unwrap());
+    let failed = store::get(&fixture.db, id).unwrap().unwrap();
+    assert_eq!(failed.status, Status::Error);
+    assert!(failed.error_message.unwrap().contains("engine failed"));
+    assert_eq!((reserved(&fixture), charged(&fixture)), (0, 0));
+}

@@ -8,14 +8,14 @@
 //! [`LEASE_MS`] after its last batch; then the next worker takes over. A batch is saved only by
 //! the worker that still holds the lease, so no piece is translated into the output twice.
 //!
-//! The engine failing is retried by the next worker, [`ENGINE_ATTEMPTS`] times in all; any
-//! other failure ends the document as `error` at once. Either way its reservation is given
-//! back: a failed document bills nothing.
+//! The engine failing is retried by a later worker (after [`ENGINE_RETRY_MS`] times the failures
+//! so far), [`ENGINE_ATTEMPTS`] times in all; any other failure ends the document as `error` at
+//! once. Either way its reservation is given back: a failed document bills nothing.
 
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use catalogue::Language;
-use engines::{DetectLanguage, Engine};
+use engines::{DetectLanguage, Engine, EngineError};
 use markup::{Markup, TagOptions};
 use platform::{DbError, Services};
 use translation::{Sources, TranslateError};
@@ -29,6 +29,10 @@ pub const LEASE_MS: i64 = 60_000;
 
 /// How often the engine may fail on a document before it ends as `error`.
 pub const ENGINE_ATTEMPTS: i64 = 3;
+
+/// How long a document waits after the engine failed on it, times the failures so far
+/// (milliseconds): an engine that is down for half a minute fails no document.
+pub const ENGINE_RETRY_MS: i64 = 10_000;
 
 /// A batch: at most this many pieces, and about this many bytes of source.
 const BATCH_PIECES: usize = 50;
@@ -76,8 +80,9 @@ pub fn advance(services: &Services<'_>, engines: Engines<'_>, id: &str, budget: 
                 eprintln!("document {id}: the engine failed {ENGINE_ATTEMPTS} times; the last: {cause}");
                 worker.fail(ENGINE_FAILED)?;
             } else {
-                eprintln!("document {id}: the engine failed (the next worker tries again): {cause}");
-                store::release(services.db, id, &holder, true)?;
+                let wait = ENGINE_RETRY_MS * (document.attempts + 1);
+                eprintln!("document {id}: the engine failed (tried again in {} s): {cause}", wait / 1000);
+                store::release_failed(services.db, id, &holder, unix_ms(services) + wait)?;
             }
             Ok(true)
         }
@@ -106,6 +111,10 @@ impl From<DbError> for Stop {
 impl From<TranslateError> for Stop {
     fn from(error: TranslateError) -> Stop {
         match error {
+            // A pair the engine lacks stays lacking: only a failure may pass.
+            TranslateError::Engine(unsupported @ EngineError::UnsupportedPair { .. }) => {
+                Stop::Failed(unsupported.to_string())
+            }
             TranslateError::Engine(error) => Stop::EngineFailed(error.to_string()),
             TranslateError::Source(_) | TranslateError::Render(_) => {
                 eprintln!("document translation failed: {error}");
@@ -170,7 +179,7 @@ impl Worker<'_, '_> {
                 return Ok(());
             }
             if started.elapsed() >= budget {
-                store::release(db, &document.id, self.holder, false)?;
+                store::release(db, &document.id, self.holder)?;
                 return Ok(());
             }
         }
