@@ -30,13 +30,7 @@ fn translate(app: &TestApp, key: &str, body: Json) -> Reply {
 }
 
 fn texts(reply: &Reply) -> Vec<String> {
-    assert_eq!(reply.status, 200, "{}", reply.text());
-    reply.json()["translations"]
-        .as_array()
-        .expect("translations")
-        .iter()
-        .map(|item| item["text"].as_str().expect("a text").to_owned())
-        .collect()
+    reply.translated_texts()
 }
 
 fn characters_billed(app: &TestApp, key: &str) -> i64 {

@@ -265,14 +265,7 @@ fn analytics_totals(app: &TestApp, admin: &str) -> Json {
 fn translated_texts(app: &TestApp, key: &str, texts: &[&str], parameters: Json) -> Vec<String> {
     let mut body = json!({"text": texts});
     body.as_object_mut().unwrap().extend(parameters.as_object().expect("an object").clone());
-    let reply = app.post_json("/v2/translate", key, &body);
-    assert_eq!(reply.status, 200, "{body}: {}", reply.text());
-    reply.json()["translations"]
-        .as_array()
-        .expect("translations")
-        .iter()
-        .map(|item| item["text"].as_str().expect("a text").to_owned())
-        .collect()
+    app.post_json("/v2/translate", key, &body).translated_texts()
 }
 
 fn chars(texts: &[&str]) -> i64 {

@@ -94,14 +94,7 @@ fn result(app: &TestApp, key: &str, doc: &Doc) -> Reply {
 fn translated_texts(app: &TestApp, key: &str, texts: &[&str], parameters: Json) -> Vec<String> {
     let mut body = json!({"text": texts});
     body.as_object_mut().unwrap().extend(parameters.as_object().expect("an object").clone());
-    let reply = app.post_json("/v2/translate", key, &body);
-    assert_eq!(reply.status, 200, "{body}: {}", reply.text());
-    reply.json()["translations"]
-        .as_array()
-        .expect("translations")
-        .iter()
-        .map(|item| item["text"].as_str().expect("a text").to_owned())
-        .collect()
+    app.post_json("/v2/translate", key, &body).translated_texts()
 }
 
 /// A developer key of another subscription, for the reference translations.

@@ -125,14 +125,7 @@ fn translate(app: &TestApp, key: &str, body: Json) -> Reply {
 
 /// The translations of a request that must succeed.
 fn translated(app: &TestApp, key: &str, body: Json) -> Vec<String> {
-    let reply = translate(app, key, body.clone());
-    assert_eq!(reply.status, 200, "{body}: {}", reply.text());
-    reply.json()["translations"]
-        .as_array()
-        .expect("translations")
-        .iter()
-        .map(|item| item["text"].as_str().expect("a text").to_owned())
-        .collect()
+    translate(app, key, body).translated_texts()
 }
 
 /// The pseudo-words the deterministic engine makes of `words` for this pair, without a glossary.

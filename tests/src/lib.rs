@@ -229,6 +229,18 @@ impl Reply {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
     }
+
+    /// The texts of a `/v2/translate` answer that must have succeeded, in order.
+    #[track_caller]
+    pub fn translated_texts(&self) -> Vec<String> {
+        assert_eq!(self.status, 200, "{}", self.text());
+        self.json()["translations"]
+            .as_array()
+            .expect("translations")
+            .iter()
+            .map(|item| item["text"].as_str().expect("a text").to_owned())
+            .collect()
+    }
 }
 
 impl TestApp {
