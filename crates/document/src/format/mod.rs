@@ -75,6 +75,11 @@ impl Tags {
         non_splitting_tags: &[],
         ignore_tags: &[],
     };
+
+    /// XML without outline detection and without splitting tags: a piece is one unit, cut only by
+    /// sentences, and every element inside it is an inline placeholder (office paragraphs' runs,
+    /// XLIFF's inline codes).
+    const XML_INLINE: Tags = Tags { handling: Some(TagHandling::Xml), outline_detection: false, ..Tags::PLAIN };
 }
 
 /// Extensions of the API's document types that this deployment does not translate yet.

@@ -44,13 +44,7 @@ use super::{Cut, Format, FormatError, Tags, corrupt};
 /// How an office part's paragraphs are translated, before each type names its elements: XML
 /// without outline detection, so that only the piece element splits and every element inside it
 /// is an inline placeholder.
-pub(super) const TAGS: Tags = Tags {
-    handling: Some(markup::TagHandling::Xml),
-    outline_detection: false,
-    splitting_tags: &[],
-    non_splitting_tags: &[],
-    ignore_tags: &[],
-};
+pub(super) const TAGS: Tags = Tags::XML_INLINE;
 
 const MIB: u64 = 1024 * 1024;
 

@@ -40,13 +40,7 @@ use super::{Cut, FormatError, Tags};
 
 /// How an XLIFF file's pieces are translated: XML, and with outline detection off and no
 /// splitting tags, every element of a source (XLIFF's inline codes) is an inline placeholder.
-pub(super) const TAGS: Tags = Tags {
-    handling: Some(markup::TagHandling::Xml),
-    outline_detection: false,
-    splitting_tags: &[],
-    non_splitting_tags: &[],
-    ignore_tags: &[],
-};
+pub(super) const TAGS: Tags = Tags::XML_INLINE;
 
 /// The namespace of XLIFF 2's core (2.0 and 2.1 alike).
 const CORE: &str = "urn:oasis:names:tc:xliff:document:2.0";
