@@ -11,6 +11,12 @@
 //! once, which checks its length and key before reading it (see `platform_spin::serve`), then
 //! reads it as it arrives, within the same deadline; past it, the guest's read fails (it answers
 //! `400`, as for any body that cannot be read).
+//!
+//! A guest may answer without reading the body it was sent (a `413` from the announced length, a
+//! `401` from the key). Closing the connection then, with the client's bytes still arriving, makes
+//! the kernel reset it, and the client, still writing, sees a broken pipe instead of the answer.
+//! So a body that its guest left unread is read to its end and thrown away, when what is left is
+//! at most [`LINGER_BYTES`] and arrives within the same deadline; a longer one is cut off.
 
 use std::future::Future as _;
 use std::pin::Pin;
@@ -24,6 +30,10 @@ use tokio::time::{Instant, Sleep};
 /// How much of a body the runner reads before it starts the guest: what a component reads at
 /// most before it has seen a key (`api::limits::UNAUTHENTICATED_BODY_BYTES`).
 pub const PREFETCH_BYTES: usize = 128 * 1024;
+
+/// How much of a body its guest left unread the runner still reads (and drops) so that the
+/// client can finish sending and read the answer.
+pub const LINGER_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Why a body could not be read before the guest started.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +87,23 @@ pub async fn prefetch(mut body: Incoming, deadline: Instant) -> Result<GuestBody
         deadline,
         timer: None,
     })
+}
+
+impl Drop for GuestBody {
+    fn drop(&mut self) {
+        let Some(rest) = self.rest.take() else { return };
+        let left = rest.size_hint();
+        if rest.is_end_stream() || left.upper().is_none_or(|upper| upper > LINGER_BYTES) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        runtime.spawn(drain(rest, self.deadline));
+    }
+}
+
+/// Reads what is left of a body and drops it, until its end, a failure or `deadline`.
+async fn drain(mut rest: Incoming, deadline: Instant) {
+    while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, rest.frame()).await {}
 }
 
 impl Body for GuestBody {
