@@ -5,7 +5,7 @@
 * Every operation it describes is called below, and every answer (success and error alike)
   matches a documented status, its headers and its schema.
 
-Usage: openapi_check.py BASE_URL ADMIN_KEY DEVELOPER_KEY
+Usage: openapi_check.py BASE_URL ADMIN_KEY DEVELOPER_KEY VOICE_GATEWAY_SECRET
 Prints "openapi: N answers checked, M operations covered" and exits 0, or explains and exits 1.
 """
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main():
-    base, admin_key, developer_key = sys.argv[1:4]
+    base, admin_key, developer_key, gateway_secret = sys.argv[1:5]
     description = yaml.safe_load((ROOT / "docs" / "openapi.yaml").read_text())
     # The application under test listens on its own port.
     description["servers"] = [{"url": base}]
@@ -185,6 +185,7 @@ def main():
     check_style_rules(check, developer, admin, uuid)
     check_memories(check, developer, admin, uuid)
     check_documents(check, developer, admin, uuid)
+    check_voice(check, developer, admin, uuid, {"Authorization": f"Bearer {gateway_secret}"})
     check_rate_limit(check, developer, admin)
 
     missing = sorted(f"{method} {path}" for method, path in operations - covered)
@@ -279,6 +280,40 @@ def check_style_rules(check, developer, admin, unknown):
     check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 204)
     check("DELETE", f"/v3/style_rules/{style_id}", developer, {}, 404)
     check("POST", "/v2/translate", developer, {"json": translate}, 404)
+
+
+def check_voice(check, developer, admin, unknown, gateway):
+    """Every voice operation, on both paths, and every internal route of the voice gateway."""
+    pcm = {"source_media_content_type": "audio/pcm; encoding=s16le; rate=16000", "source_language": "en", "target_languages": ["de"]}
+    for base in ("/v3/voice/realtime", "/v1/voice/realtime"):
+        first = check("POST", base, developer, {"json": pcm}, 200)
+        check("POST", base, developer, {"json": {}}, 400)
+        check("POST", base, developer, {"json": {**pcm, "glossary_id": unknown}}, 404)
+        check("POST", base, admin, {"json": pcm}, 403)
+        token = field(first, "token")
+        check("GET", base, developer, {"params": {"token": token}}, 200)
+        check("GET", base, developer, {"params": {"token": token}}, 400)
+    internal = "/internal/voice"
+    token = field(check("POST", "/v3/voice/realtime", developer, {"json": pcm}, 200), "token")
+    check("POST", f"{internal}/claim", gateway, {"json": {"token": token}}, 200)
+    check("POST", f"{internal}/claim", gateway, {"json": {"token": token}}, 409)
+    check("POST", f"{internal}/claim", gateway, {"json": {"token": "x"}}, 404)
+    check("POST", f"{internal}/claim", developer, {"json": {"token": token}}, 401)
+    opened = check("POST", "/v3/voice/realtime", developer, {"json": pcm}, 200)
+    session = field(opened, "session_id")
+    check("POST", f"{internal}/claim", gateway, {"json": {"token": field(opened, "token")}}, 200)
+    report = {"session_id": session, "connection": 1, "sequence": 1, "milliseconds": 1200}
+    check("POST", f"{internal}/usage", gateway, {"json": report}, 200)
+    check("POST", f"{internal}/usage", gateway, {"json": {**report, "sequence": 0}}, 400)
+    check("POST", f"{internal}/usage", gateway, {"json": {**report, "connection": 9}}, 404)
+    check("POST", f"{internal}/usage", gateway, {"json": {**report, "session_id": unknown}}, 404)
+    segments = {"session_id": session, "texts": ["Good morning."], "source_lang": "en", "target_lang": "de"}
+    check("POST", f"{internal}/translate", gateway, {"json": segments}, 200)
+    check("POST", f"{internal}/translate", gateway, {"json": {**segments, "target_lang": "fr"}}, 400)
+    check("POST", f"{internal}/translate", gateway, {"json": {**segments, "session_id": unknown}}, 404)
+    check("POST", f"{internal}/end", gateway, {"json": {"session_id": session, "connection": 1, "reason": "later"}}, 400)
+    check("POST", f"{internal}/end", gateway, {"json": {"session_id": session, "connection": 1, "reason": "completed"}}, 204)
+    check("POST", f"{internal}/usage", gateway, {"json": {**report, "sequence": 2}}, 409)
 
 
 def check_documents(check, developer, admin, unknown):

@@ -11,26 +11,10 @@ use platform::{Database, FixedClock};
 use super::*;
 use crate::request::{Options, RawUpload};
 
-/// The application's schema: documents read glossaries, style rules and memories, and charge.
-const SCHEMA: [&str; 14] = [
-    include_str!("../../../sql/0001_health.sql"),
-    include_str!("../../../sql/0002_accounts.sql"),
-    include_str!("../../../sql/0003_usage_reports.sql"),
-    include_str!("../../../sql/0004_audit.sql"),
-    include_str!("../../../sql/0005_glossaries.sql"),
-    include_str!("../../../sql/0006_rate_limits.sql"),
-    include_str!("../../../sql/0007_glossary_writes.sql"),
-    include_str!("../../../sql/0008_usage_journal.sql"),
-    include_str!("../../../sql/0009_glossary_versions.sql"),
-    include_str!("../../../sql/0010_style_rules.sql"),
-    include_str!("../../../sql/0011_memories.sql"),
-    include_str!("../../../sql/0012_memory_jobs.sql"),
-    include_str!("../../../sql/0013_usage_reservations.sql"),
-    include_str!("../../../sql/0014_documents.sql"),
-];
-
+/// A store with the application's schema: documents read glossaries, style rules and memories,
+/// and charge.
 fn fixture() -> NativeHost {
-    NativeHost::in_memory(&SCHEMA, FixedClock::at_unix(1_795_255_200)).expect("set up the host")
+    NativeHost::with_app_schema(FixedClock::at_unix(1_795_255_200)).expect("set up the host")
 }
 
 fn principal(fixture: &NativeHost, plan: Plan) -> Principal {

@@ -254,7 +254,7 @@ pub fn release(services: &Services<'_>, holder: &str) -> Result<(), ChargeError>
 mod tests {
     use std::time::Duration;
 
-    use accounts::{Actor, KeyKind, Plan, create_key};
+    use accounts::Plan;
     use platform::Database;
 
     use super::*;
@@ -280,9 +280,7 @@ mod tests {
         let fixture = new_fixture();
         let principal = fixture.principal(Plan::Pro);
         let services = fixture.services();
-        let other_key =
-            create_key(&services, &principal.subscription, KeyKind::Developer, None, Actor::Operator).unwrap().key;
-        let other = Principal { subscription: principal.subscription.clone(), key: other_key };
+        let other = fixture.second_key(&principal);
         fixture.charge(&principal, Product::Translate, 12).unwrap();
         fixture.charge(&principal, Product::Write, 5).unwrap();
         fixture.charge(&other, Product::Translate, 100).unwrap();
@@ -300,6 +298,27 @@ mod tests {
         assert_eq!(pro.speech_to_text_minutes_count, 2);
         assert_eq!(pro.start_time, "2027-01-15T08:00:00Z");
         assert_eq!(pro.end_time, "2027-02-15T08:00:00Z");
+    }
+
+    #[test]
+    fn speech_left_is_the_least_of_what_the_key_and_the_subscription_limits_leave() {
+        let fixture = new_fixture();
+        let principal = fixture.principal(Plan::Pro);
+        let services = fixture.services();
+        let other = fixture.second_key(&principal);
+        assert_eq!(crate::speech_remaining(&services, &principal).unwrap(), None);
+        fixture.charge(&principal, Product::Speech, 4_000).unwrap();
+        fixture.charge(&other, Product::Speech, 10_000).unwrap();
+        fixture.charge(&principal, Product::Translate, 99_999).unwrap();
+
+        let mut limited = principal.clone();
+        limited.key.speech_limit_ms = Some(5_000);
+        assert_eq!(crate::speech_remaining(&services, &limited).unwrap(), Some(1_000));
+        limited.subscription.speech_limit_ms = Some(14_500);
+        assert_eq!(crate::speech_remaining(&services, &limited).unwrap(), Some(500));
+        limited.key.speech_limit_ms = None;
+        limited.subscription.speech_limit_ms = Some(12_000);
+        assert_eq!(crate::speech_remaining(&services, &limited).unwrap(), Some(0));
     }
 
     #[test]
@@ -443,9 +462,7 @@ mod tests {
         let fixture = new_fixture();
         let principal = fixture.principal(Plan::Free);
         let services = fixture.services();
-        let other_key =
-            create_key(&services, &principal.subscription, KeyKind::Developer, None, Actor::Operator).unwrap().key;
-        let other = Principal { subscription: principal.subscription.clone(), key: other_key };
+        let other = fixture.second_key(&principal);
         // Free: 500,000 characters a period.
         reserve(&services, reservation(&principal, 450_000), "document:a").unwrap();
         assert!(matches!(

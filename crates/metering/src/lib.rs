@@ -43,7 +43,7 @@ pub use reports::keys::{
 };
 pub use reports::paging::parse_page;
 pub use tags::{ReportingTag, TagError};
-pub use usage::{ProUsage, ProductUsage, UNLIMITED, UsageReport, usage_report};
+pub use usage::{ProUsage, ProductUsage, UNLIMITED, UsageReport, speech_remaining, usage_report};
 
 #[cfg(test)]
 mod test_support;

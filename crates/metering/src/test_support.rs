@@ -31,6 +31,8 @@ pub fn at(unix_seconds: u64) -> Fixture {
 pub trait Principals {
     /// A new subscription with one developer key.
     fn principal(&self, plan: Plan) -> Principal;
+    /// Another developer key of `principal`'s subscription.
+    fn second_key(&self, principal: &Principal) -> Principal;
 }
 
 impl Principals for Fixture {
@@ -40,6 +42,14 @@ impl Principals for Fixture {
         let key =
             create_key(&services, &subscription, KeyKind::Developer, None, Actor::Operator).expect("create a key").key;
         Principal { subscription, key }
+    }
+
+    fn second_key(&self, principal: &Principal) -> Principal {
+        let services = self.services();
+        let key = create_key(&services, &principal.subscription, KeyKind::Developer, None, Actor::Operator)
+            .expect("create a key")
+            .key;
+        Principal { subscription: principal.subscription.clone(), key }
     }
 }
 

@@ -95,6 +95,33 @@ pub fn usage_report(services: &Services<'_>, principal: &Principal) -> Result<Us
     Ok(UsageReport { character_count: account.characters(), character_limit, pro })
 }
 
+/// The milliseconds of speech `principal` may still use this billing period: the least of what
+/// its key's and its subscription's limits leave (never below 0), `None` when neither has one.
+pub fn speech_remaining(services: &Services<'_>, principal: &Principal) -> Result<Option<i64>, ReportError> {
+    let subscription = &principal.subscription;
+    let key = &principal.key;
+    if subscription.speech_limit_ms.is_none() && key.speech_limit_ms.is_none() {
+        return Ok(None);
+    }
+    let period = billing_period(subscription.billing_anchor, OffsetDateTime::from(services.clock.now()));
+    let result = services.db.execute(
+        SQL_PERIOD_TOTALS,
+        &[Value::from(subscription.id.as_str()), Value::from(period.key()), Value::from(key.id.as_str())],
+    )?;
+    let (mut account, mut mine) = (0, 0);
+    for row in &result.rows {
+        let (key_id, product, units): (String, String, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        if product == "speech" {
+            *(if key_id.is_empty() { &mut account } else { &mut mine }) += units;
+        }
+    }
+    let left = |limit: Option<i64>, used: i64| limit.map(|limit| (limit - used).max(0));
+    Ok(match (left(key.speech_limit_ms, mine), left(subscription.speech_limit_ms, account)) {
+        (Some(key), Some(subscription)) => Some(key.min(subscription)),
+        (key, subscription) => key.or(subscription),
+    })
+}
+
 fn product_line(product_type: &'static str, unit: &'static str, mine: i64, account: i64) -> ProductUsage {
     ProductUsage {
         product_type,

@@ -23,6 +23,8 @@ pub enum HostError {
     Db(#[from] DbError),
     #[error("key-value store: {0}")]
     Kv(#[from] KvError),
+    #[error("the schema in sql/: {0}")]
+    Schema(String),
 }
 
 impl<C: Clock> NativeHost<C> {
@@ -31,6 +33,22 @@ impl<C: Clock> NativeHost<C> {
         let db = SqliteDb::open_in_memory()?;
         db.migrate(migrations)?;
         NativeHost::with_db(db, clock)
+    }
+
+    /// An in-memory database with the application's whole schema (every file of `sql/`, in
+    /// order, as the hosts apply it at start), and `clock`: what a domain crate's tests use.
+    pub fn with_app_schema(clock: C) -> Result<NativeHost<C>, HostError> {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sql");
+        let read = |error: std::io::Error| HostError::Schema(format!("{}: {error}", folder.display()));
+        let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+            .map_err(read)?
+            .map(|entry| entry.map(|entry| entry.path()))
+            .collect::<Result<_, _>>()
+            .map_err(read)?;
+        paths.retain(|path| path.extension().is_some_and(|extension| extension == "sql"));
+        paths.sort();
+        let scripts = paths.iter().map(std::fs::read_to_string).collect::<Result<Vec<_>, _>>().map_err(read)?;
+        NativeHost::in_memory(&scripts, clock)
     }
 
     /// `db` (whose schema the caller applied), an in-memory key-value store, no variables, and

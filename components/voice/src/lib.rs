@@ -1,0 +1,128 @@
+//! Component `voice`: real-time voice sessions, for developer keys, and the calls of the voice
+//! gateway that carries their audio.
+//!
+//! * `POST /v3/voice/realtime` (and `/v1/…`): a session → `streaming_url`, `token`, `session_id`
+//! * `GET /v3/voice/realtime?token=` (and `/v1/…`): reconnect → the same, with a fresh token
+//! * `POST /internal/voice/claim` (`token`), `/usage` (`session_id`, `connection`, `sequence`,
+//!   `milliseconds`), `/translate` (`session_id`, `texts`, `source_lang`, `target_lang`) and
+//!   `/end` (`session_id`, `connection`, `reason`): the gateway's, admitted by
+//!   `Authorization: Bearer <voice_gateway_secret>`
+//!
+//! Without `voice_token_secret` (or, for the internal routes, `voice_gateway_secret`) the
+//! deployment has no real-time voice: those routes answer 503.
+
+use accounts::Access;
+use api::{ApiError, ApiResponse, Request};
+use platform_spin::{Host, Services, serve};
+use spin_sdk::http::{IncomingRequest, ResponseOutparam};
+use spin_sdk::http_component;
+use voice_sessions::gateway::{self, GatewaySecret};
+use voice_sessions::store;
+use voice_sessions::{PUBLIC_URL_VARIABLE, TokenSecret};
+
+#[http_component]
+fn handle(request: IncomingRequest, out: ResponseOutparam) {
+    serve(request, out, route);
+}
+
+/// What a path of this component names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Endpoint {
+    /// `/v3/voice/realtime` or `/v1/voice/realtime`, with the path's version.
+    Sessions(&'static str),
+    Claim,
+    Usage,
+    Translate,
+    End,
+}
+
+impl Endpoint {
+    fn of(path: &str) -> Option<Endpoint> {
+        match path.trim_end_matches('/') {
+            "/v3/voice/realtime" => Some(Endpoint::Sessions("v3")),
+            "/v1/voice/realtime" => Some(Endpoint::Sessions("v1")),
+            "/internal/voice/claim" => Some(Endpoint::Claim),
+            "/internal/voice/usage" => Some(Endpoint::Usage),
+            "/internal/voice/translate" => Some(Endpoint::Translate),
+            "/internal/voice/end" => Some(Endpoint::End),
+            _ => None,
+        }
+    }
+
+    fn methods(self) -> &'static [&'static str] {
+        match self {
+            Endpoint::Sessions(_) => &["POST", "GET"],
+            _ => &["POST"],
+        }
+    }
+}
+
+fn route(request: &Request) -> Result<ApiResponse, ApiError> {
+    let endpoint = Endpoint::of(&request.path).ok_or_else(|| ApiError::not_found("Not found."))?;
+    if !endpoint.methods().contains(&request.method.as_str()) {
+        return Err(ApiError::method_not_allowed(endpoint.methods()));
+    }
+    let host = Host::for_request(request)?;
+    match endpoint {
+        Endpoint::Sessions(version) => session(request, &host.services(), version),
+        _ => internal(request, &host, endpoint),
+    }
+}
+
+fn unavailable() -> ApiError {
+    ApiError::unavailable("Real-time voice is not set up on this deployment.")
+}
+
+/// `POST` opens a session, `GET ?token=` reconnects one.
+fn session(request: &Request, services: &Services<'_>, version: &str) -> Result<ApiResponse, ApiError> {
+    let (principal, params) = accounts::authenticate_request(services, request, Access::Developer)?;
+    let secret = TokenSecret::configured(services.vars).ok_or_else(unavailable)?;
+    let public_url = services.vars.get(PUBLIC_URL_VARIABLE).ok().flatten().unwrap_or_default();
+    let answer = if request.method == "GET" {
+        let token = voice_sessions::token(&request.query_params())?;
+        voice_sessions::reopen(services, &principal, &token, &secret, &public_url, version)?
+    } else {
+        let parameters = voice_sessions::session_request(&params)?;
+        voice_sessions::open(services, &principal, parameters, &secret, &public_url, version)?
+    };
+    Ok(ApiResponse::json(200, &answer))
+}
+
+/// The gateway's calls, once its secret is checked.
+fn internal(request: &Request, host: &Host, endpoint: Endpoint) -> Result<ApiResponse, ApiError> {
+    let services = host.services();
+    let secret = GatewaySecret::configured(services.vars).ok_or_else(unavailable)?;
+    if !secret.admits(request.header("authorization")) {
+        return Err(ApiError::new(401, "The voice gateway's secret is missing or wrong."));
+    }
+    let params = request.params()?;
+    match endpoint {
+        Endpoint::Claim => {
+            let tokens = TokenSecret::configured(services.vars).ok_or_else(unavailable)?;
+            let claimed = gateway::claim(&services, &tokens, &voice_sessions::token(&params)?)?;
+            Ok(ApiResponse::json(200, &claimed))
+        }
+        Endpoint::Usage => {
+            let id = voice_sessions::session_id(&params)?;
+            let report = voice_sessions::usage_report(&params)?;
+            let answer = voice_sessions::usage_answer(store::report_usage(&services, &id, report)?)?;
+            Ok(ApiResponse::json(200, &answer))
+        }
+        Endpoint::Translate => {
+            let services = host.services_with_outbound();
+            let id = voice_sessions::session_id(&params)?;
+            let (texts, source, target) = voice_sessions::segments(&params)?;
+            let engine = engines::configured(&services)?;
+            let detector = engines::Detector::configured(&services);
+            let translated = gateway::translate(&services, &engine, &detector, &id, texts, &source, &target)?;
+            Ok(ApiResponse::json(200, &translated))
+        }
+        Endpoint::End => {
+            let id = voice_sessions::session_id(&params)?;
+            let (connection, ending) = voice_sessions::ending(&params)?;
+            store::end(&services, &id, connection, ending)?;
+            Ok(ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() })
+        }
+        Endpoint::Sessions(_) => unreachable!("sessions are not internal"),
+    }
+}

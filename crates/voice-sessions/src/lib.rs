@@ -1,0 +1,32 @@
+//! Real-time voice, the application's half: sessions for developer keys, and what the native
+//! voice gateway (which carries the audio over WebSocket) asks of the application.
+//!
+//! * `request.rs`: `POST /v3/voice/realtime`'s parameters ([`RawSessionRequest::parse`]), each
+//!   checked against the reference's lists and the catalogue's voice languages.
+//! * `token.rs`: tokens, signed with HMAC-SHA-256 under variable `voice_token_secret`, naming a
+//!   session and a generation, valid for [`TOKEN_LIFETIME_MS`] to connect.
+//! * `broker.rs`: [`open`] and [`reopen`] (reconnect): Pro plans only, speech time left, the
+//!   session's glossary found; the answer's `streaming_url` is variable `voice_public_url`'s.
+//! * `store.rs`: the session record (`sql/0015_voice.sql`): single-use claims, usage reports
+//!   billed once in milliseconds within the key's and the subscription's speech limits, endings.
+//! * `gateway.rs`: the gateway's calls (`/internal/voice/*`), admitted by the shared secret of
+//!   variable `voice_gateway_secret`: the claim's answer and the translation of segments.
+//! * `edge.rs`: the only file that knows HTTP.
+
+mod broker;
+mod edge;
+pub mod gateway;
+mod request;
+pub mod store;
+mod token;
+
+#[cfg(test)]
+mod tests;
+
+pub use broker::{OpenError, PUBLIC_URL_VARIABLE, StreamingAnswer, open, reopen};
+pub use edge::{ending, segments, session_id, session_request, token, usage_answer, usage_report};
+pub use request::{
+    DEFAULT_TARGET_MEDIA_TYPE, MAX_SPEECH_TARGETS, MAX_TARGETS, MessageFormat, RawSessionRequest, RequestError,
+    SOURCE_MEDIA_TYPES, SessionParameters, SourceLanguageMode, TARGET_MEDIA_TYPES, Voice,
+};
+pub use token::{TOKEN_LIFETIME_MS, TOKEN_SECRET_VARIABLE, Token, TokenError, TokenSecret};
