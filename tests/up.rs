@@ -1,13 +1,15 @@
-//! `scripts/up.sh`, what `make up` runs: it installs the zh→en model and starts the inference
-//! service, Apertium APY and the language-tools service on loopback beside the runner, serves
-//! real translations from both engines, says once at start whether the settings
-//! can work, and stops them all when it is told to stop.
+//! `scripts/up.sh`, what `make up` runs: it installs the zh→en and speech models and starts the
+//! inference service, Apertium APY, the language-tools service and the voice gateway on loopback
+//! beside the runner, serves real translations from both engines and voice sessions, says once
+//! at start whether the settings can work, and stops them all when it is told to stop.
 
 use std::net::{IpAddr, TcpStream, UdpSocket};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use e2e::{BOOTSTRAP_ADMIN_KEY, built_language_tools, built_runner, free_port, json, request, workspace};
+use e2e::{
+    BOOTSTRAP_ADMIN_KEY, built_language_tools, built_runner, built_voice_gateway, free_port, json, request, workspace,
+};
 
 /// Polls `url` + `path` until it answers 200 (true) or `timeout` passes (false).
 fn answers(url: &str, path: &str, timeout: Duration) -> bool {
@@ -36,6 +38,8 @@ fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_
     let runner = built_runner();
     let state = tempfile::tempdir().unwrap();
     let (port, apy_port, tools_port, inference_port) = (free_port(), free_port(), free_port(), free_port());
+    let voice_port = free_port();
+    let voice = format!("http://127.0.0.1:{voice_port}");
     let base = format!("http://127.0.0.1:{port}");
     let apy = format!("http://127.0.0.1:{apy_port}");
     let tools = format!("http://127.0.0.1:{tools_port}");
@@ -55,6 +59,10 @@ fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_
         .env("LANGUAGE_TOOLS", built_language_tools())
         .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", &tools)
         .env_remove("SPIN_VARIABLE_LANGUAGE_TOOLS_SECRET")
+        .env("VOICE_GATEWAY", built_voice_gateway())
+        .env("SPIN_VARIABLE_VOICE_PUBLIC_URL", format!("ws://127.0.0.1:{voice_port}"))
+        .env_remove("SPIN_VARIABLE_VOICE_TOKEN_SECRET")
+        .env_remove("SPIN_VARIABLE_VOICE_GATEWAY_SECRET")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -75,8 +83,11 @@ fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_
             let body = json!({"text": [text], "source_lang": source, "target_lang": target}).to_string();
             request(&base, "POST", "/v2/translate", &headers, Some(body.as_bytes())).unwrap()
         };
-        (translate("Hello, how are you?", "EN", "ES"), translate("我喜欢读书。", "ZH", "EN-US"))
+        let session = json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000"}).to_string();
+        let voice = request(&base, "POST", "/v3/voice/realtime", &headers, Some(session.as_bytes())).unwrap();
+        (translate("Hello, how are you?", "EN", "ES"), translate("我喜欢读书。", "ZH", "EN-US"), voice)
     });
+    let gateway_started = answers(&voice, "/health", Duration::from_secs(1));
     // APY listens on loopback only: the machine's outward address does not reach it.
     let reachable_from_outside = outward_address()
         .map(|address| TcpStream::connect_timeout(&(address, apy_port).into(), Duration::from_secs(1)).is_ok());
@@ -97,7 +108,10 @@ fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_
 
     assert!(started, "the application did not answer on {base}");
     assert!(apy_started, "APY is not answering on {apy}; its log:\n{log}");
-    let (spanish, english) = translations.unwrap();
+    let (spanish, english, session) = translations.unwrap();
+    assert!(gateway_started, "the voice gateway is not answering on {voice}");
+    assert_eq!(session.status, 200, "up.sh set up real-time voice: {}", session.text());
+    assert_eq!(session.json()["streaming_url"], format!("ws://127.0.0.1:{voice_port}/v3/voice/realtime/connect"));
     assert_eq!(spanish.status, 200, "{}", spanish.text());
     let text = spanish.json()["translations"][0]["text"].as_str().unwrap_or_default().to_owned();
     assert!(text.contains("Hola"), "{text}");
@@ -117,6 +131,8 @@ fn up_serves_neural_and_apertium_translations_with_its_services_on_loopback_and_
         "the language-tools service still answers after up.sh stopped"
     );
     assert!(!answers(&inference, "/health", Duration::ZERO), "the inference service still answers after up.sh stopped");
+    assert!(!answers(&voice, "/health", Duration::ZERO), "the voice gateway still answers after up.sh stopped");
+    assert!(state.path().join("models/whisper-base/installed.json").exists(), "up.sh installed the speech models");
 }
 
 #[test]
@@ -135,6 +151,8 @@ fn up_reports_a_setting_that_cannot_work_once_at_start() {
         .env("SPIN_VARIABLE_ENGINE", "nonsense")
         // Not on this machine: up.sh starts no language-tools service.
         .env("SPIN_VARIABLE_LANGUAGE_TOOLS_URL", "http://language-tools.invalid:2740")
+        // Nor a voice gateway.
+        .env("SPIN_VARIABLE_VOICE_PUBLIC_URL", "wss://voice.invalid")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -187,6 +187,14 @@ impl Options {
             .env("SPIN_VARIABLE_OPENAI_MODEL", "test-model")
     }
 
+    /// Real-time voice set up: the voice secrets, and `voice_public_url` naming a gateway on
+    /// `gateway_port` of this machine (see [`VoiceGateway::start`]).
+    pub fn with_voice(self, gateway_port: u16) -> Options {
+        self.env("SPIN_VARIABLE_VOICE_TOKEN_SECRET", VOICE_TOKEN_SECRET)
+            .env("SPIN_VARIABLE_VOICE_GATEWAY_SECRET", VOICE_GATEWAY_SECRET)
+            .env("SPIN_VARIABLE_VOICE_PUBLIC_URL", &format!("ws://127.0.0.1:{gateway_port}"))
+    }
+
     pub fn arg(mut self, arg: &str) -> Options {
         self.args.push(arg.to_owned());
         self
@@ -526,19 +534,24 @@ impl TestApp {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            terminate(&child);
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if child.try_wait().ok().flatten().is_some() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
+        if let Some(child) = self.child.take() {
+            stop_within(child, Duration::from_secs(10));
         }
     }
+}
+
+/// Stops `child` with SIGTERM, or SIGKILL when it has not exited within `grace`.
+fn stop_within(mut child: Child, grace: Duration) {
+    terminate(&child);
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if child.try_wait().ok().flatten().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn terminate(child: &Child) {
@@ -603,34 +616,109 @@ pub fn language_tools() -> &'static str {
     })
 }
 
+/// The secrets of the tests' real-time voice: tokens, and the gateway's calls to the application.
+pub const VOICE_TOKEN_SECRET: &str = "e2e-voice-token-secret";
+pub const VOICE_GATEWAY_SECRET: &str = "e2e-voice-gateway-secret";
+
+/// The voice gateway's binary (debug), built once per process.
+pub fn built_voice_gateway() -> PathBuf {
+    build_native();
+    debug_bin("voice-gateway")
+}
+
+/// A voice gateway (`crates/voice-gateway`, debug) in front of one application, stopped with
+/// SIGTERM when dropped.
+pub struct VoiceGateway {
+    /// `http://127.0.0.1:<port>`.
+    pub base_url: String,
+    child: Option<Child>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl VoiceGateway {
+    /// Starts a gateway on `port` (the one the application was started [`Options::with_voice`]
+    /// for) in front of `app`, recognising speech with the inference service at
+    /// `inference_url`, with `args` after the others (short limits, say).
+    pub fn start(app: &TestApp, port: u16, inference_url: &str, args: &[&str]) -> VoiceGateway {
+        let mut command = Command::new(built_voice_gateway());
+        command
+            .args(["--listen", &format!("127.0.0.1:{port}"), "--app-url", &app.base_url])
+            .args(["--inference-url", inference_url])
+            .args(args)
+            .env("VOICE_GATEWAY_SECRET", VOICE_GATEWAY_SECRET)
+            .env("INFERENCE_SECRET", INFERENCE_SECRET)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        collect(child.stdout.take().expect("stdout"), Arc::clone(&log));
+        collect(child.stderr.take().expect("stderr"), Arc::clone(&log));
+        let gateway = VoiceGateway { base_url: format!("http://127.0.0.1:{port}"), child: Some(child), log };
+        let serving = format!("Serving {}", gateway.base_url);
+        let deadline = Instant::now() + START_TIMEOUT;
+        while Instant::now() < deadline {
+            let bound = gateway.log().lines().any(|line| line.contains(&serving));
+            if bound && request(&gateway.base_url, "GET", "/health", &[], None).is_ok_and(|reply| reply.status == 200) {
+                return gateway;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("the voice gateway did not start:\n{}", gateway.log());
+    }
+
+    /// What the gateway logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("\n")
+    }
+}
+
+impl Drop for VoiceGateway {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.take() {
+            stop_within(child, Duration::from_secs(10));
+        }
+    }
+}
+
 /// The secret the tests' inference services are started with.
 pub const INFERENCE_SECRET: &str = "e2e-inference-secret";
 
-/// A models folder (`target/test-models`) holding the zh→en package that `scripts/setup.sh`
-/// fetched, installed with `glossa models install` once (an installation is renamed into place
-/// whole, so test processes racing here each see it complete).
+/// A models folder (`target/test-models`) holding what `scripts/setup.sh` fetched: the zh→en
+/// package and the two whisper speech models, each installed with `glossa models install` once
+/// (an installation is renamed into place whole, so test processes racing here each see it
+/// complete).
 pub fn models_dir() -> &'static Path {
     static MODELS: OnceLock<PathBuf> = OnceLock::new();
     MODELS.get_or_init(|| {
         let folder = workspace().join("target/test-models");
-        if !folder.join("zh-en/installed.json").exists() {
-            let package = workspace().join("target/models/translate-zh_en.argosmodel");
-            assert!(package.exists(), "no zh→en model package: run `scripts/setup.sh`");
-            build_native();
-            let mut install = Command::new(runner_bin());
-            run(install.args(["models", "install", "--models-dir"]).arg(&folder).arg(&package));
+        let models = [
+            ("zh-en", "translate-zh_en.argosmodel"),
+            ("whisper-tiny.en", "whisper-tiny.en"),
+            ("whisper-base", "whisper-base"),
+        ];
+        for (installed, fetched) in models {
+            if !folder.join(installed).join("installed.json").exists() {
+                let package = workspace().join("target/models").join(fetched);
+                assert!(package.exists(), "no {fetched} in target/models: run `scripts/setup.sh`");
+                build_native();
+                let mut install = Command::new(runner_bin());
+                run(install.args(["models", "install", "--models-dir"]).arg(&folder).arg(&package));
+            }
         }
         folder
     })
 }
 
 /// The shell command line that serves the inference service (`services/inference`, in the
-/// environment `scripts/setup.sh` makes) on `port` with the models of [`models_dir`].
+/// environment `scripts/setup.sh` makes) on `port` with the models of [`models_dir`]; speech is
+/// recognised with whisper tiny.en unless a request names another model (the tests speak English).
 pub fn inference_command(port: u16) -> String {
     let python = workspace().join("target/inference-venv/bin/python");
     assert!(python.exists(), "no inference service environment: run `scripts/setup.sh`");
     format!(
-        "cd {} && exec {} -m glossa_inference --listen 127.0.0.1:{port} --models {} --threads 1",
+        "cd {} && exec {} -m glossa_inference --listen 127.0.0.1:{port} --models {} --threads 1 \
+         --speech-model whisper-tiny.en",
         workspace().join("services/inference").display(),
         python.display(),
         models_dir().display()

@@ -8,5 +8,6 @@ loaded once and kept warm. The pieces:
 * :mod:`.batching` queues jobs and runs them in dynamic batches on one worker thread per family;
 * :mod:`.translation` is the translation family (CTranslate2 with SentencePiece), with
   :mod:`.placeholders` for Glossa's inline placeholders;
+* :mod:`.speech` is the speech recognition family (whisper models run by faster-whisper);
 * :mod:`.server` is the HTTP server, and ``python -m glossa_inference`` the command line.
 """

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .models import ModelFolder
 from .server import App, InferenceServer
+from .speech import SpeechFamily
 from .translation import MAX_BEAM_SIZE, TranslationFamily
 
 SECRET_VARIABLE = "INFERENCE_SECRET"
@@ -68,7 +69,7 @@ def _integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m glossa_inference",
-        description="Serves translation models to Glossa's components over HTTP. "
+        description="Serves translation and speech recognition models to Glossa's components over HTTP. "
         f"The shared secret is read from the environment variable {SECRET_VARIABLE}.",
     )
     parser.add_argument("--listen", type=listen_address, required=True, help="HOST:PORT to listen on")
@@ -83,6 +84,17 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-batch", type=_integer_from(1), default=32, help="sentences per model call (default 32)")
     parser.add_argument(
         "--beam-size", type=_integer_from(1, MAX_BEAM_SIZE), default=2, help="default beam size (default 2)"
+    )
+    parser.add_argument(
+        "--speech-model",
+        metavar="NAME",
+        help="the speech model a transcription without 'model' uses (default: a multilingual one, else any)",
+    )
+    parser.add_argument(
+        "--speech-queue",
+        type=_integer_from(1),
+        default=16,
+        help="transcriptions that may wait (default 16)",
     )
     return parser.parse_args(argv)
 
@@ -110,14 +122,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
 
+    if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        # faster-whisper logs every transcription at info level; the speech family logs its own at debug.
+        logging.getLogger("faster_whisper").setLevel(logging.WARNING)
+
     family = TranslationFamily(arguments.threads, arguments.beam_size, arguments.queue, arguments.max_batch)
-    folder = ModelFolder(arguments.models, [family])
+    speech = SpeechFamily(arguments.threads, arguments.beam_size, arguments.speech_queue, arguments.speech_model)
+    families = [family, speech]
+    folder = ModelFolder(arguments.models, families)
     host, port = arguments.listen
     try:
-        server = InferenceServer((host, port), App(secret, folder, [family]))
+        server = InferenceServer((host, port), App(secret, folder, families))
     except OSError as error:
         print(f"glossa-inference: cannot listen on {host}:{port}: {error}", file=sys.stderr)
-        family.close(0)
+        for each in families:
+            each.close(0)
         return 1
 
     stop = threading.Event()
@@ -137,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         arguments.queue,
         arguments.max_batch,
     )
+    log.info(
+        "%d speech models ready (default %s, queue %d)",
+        speech.model_count(),
+        speech.default_model() or "none",
+        arguments.speech_queue,
+    )
 
     threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
     shown = f"[{server.server_name}]" if ":" in server.server_name else server.server_name
@@ -146,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     log.info("Stopping")
     deadline = time.monotonic() + STOP_GRACE
     server.shutdown()
-    family.close(STOP_GRACE)
+    for each in families:
+        each.close(max(0.0, deadline - time.monotonic()))
     if not server.wait_idle(max(0.0, deadline - time.monotonic())):
         log.warning("Requests still in progress after %.0f s were cut off", STOP_GRACE)
     server.server_close()

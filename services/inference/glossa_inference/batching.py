@@ -4,7 +4,7 @@ Models answer a batch of inputs in little more time than one input, so requests 
 together are run together. A :class:`Batcher` knows nothing about models: a job is a *key* (which
 model, with which settings), a list of *items* (inputs to that model) and a *weight* (what it counts
 against the queue's limit), and a *runner* function turns one key and a list of items into as many
-outputs. Each model family (translation now, speech recognition perhaps later) owns one batcher.
+outputs. Each model family (translation, speech) owns one batcher.
 
 * :meth:`Batcher.submit` never blocks: when the queue already holds ``limit`` weight it raises
   :class:`Busy` at once (the HTTP layer answers 503). An empty queue takes any job, so a request

@@ -1,11 +1,11 @@
 """What the HTTP server needs from a model family, and the checks families make on request bodies.
 
-A family (``translation``; later perhaps speech recognition) is one kind of model with its own
-protocol. It takes the installations of the models folder that name it, loads and keeps its models,
-runs them through its own :class:`~glossa_inference.batching.Batcher`, and offers *routes*: the
-server answers ``/v1/<family>/<action>`` by calling the route's handler with the request's JSON
-body (``None`` for a GET) and sending back the JSON object it returns. A handler reports a client's
-mistake by raising :class:`ApiError`; anything else it raises is an internal error.
+A family (``translation``, ``speech``) is one kind of model with its own protocol. It takes the
+installations of the models folder that name it, loads and keeps its models, runs them through its
+own :class:`~glossa_inference.batching.Batcher`, and offers *routes*: the server answers
+``/v1/<family>/<action>`` by calling the route's handler with the request's JSON body (``None``
+for a GET) and sending back the JSON object it returns. A handler reports a client's mistake by
+raising :class:`ApiError`; anything else it raises is an internal error.
 """
 
 from __future__ import annotations

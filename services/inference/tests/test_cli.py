@@ -54,7 +54,7 @@ class ProgramTest(unittest.TestCase):
             try:
                 self.assertEqual(
                     service.request("GET", "/health"),
-                    (200, {"status": "ok", "families": {"translation": {"models": 0}}}),
+                    (200, {"status": "ok", "families": {"translation": {"models": 0}, "speech": {"models": 0}}}),
                 )
                 self.assertEqual(service.request("GET", "/v1/translation/models"), (200, {"models": []}))
             finally:

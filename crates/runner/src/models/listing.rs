@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::{Installation, MARKER, PICKED_UP, disk_size, human_size, park, read_marker};
+use super::{Installation, Kind, MARKER, PICKED_UP, disk_size, human_size, park, read_marker};
 
 /// One installed model, as `glossa models list --json` prints it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -35,7 +35,7 @@ pub fn list_command(models_dir: &Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The installations in `models_dir`, by pair, and what is wrong with directories that look
+/// The installations in `models_dir`, by directory, and what is wrong with directories that look
 /// like installations but are not (the service ignores those).
 pub fn list(models_dir: &Path) -> anyhow::Result<(Vec<Listed>, Vec<String>)> {
     let entries = match fs::read_dir(models_dir) {
@@ -81,9 +81,13 @@ pub fn render(models_dir: &Path, listed: &[Listed]) -> String {
         .iter()
         .map(|listed| {
             let installation = &listed.installation;
+            let what = match &installation.kind {
+                Kind::Translation { .. } => installation.name.clone(),
+                Kind::Speech { languages, .. } => format!("speech recognition, {}", self::languages(languages)),
+            };
             [
-                installation.pair(),
-                installation.name.clone(),
+                installation.dir_name(),
+                what,
                 format!("version {}", installation.version),
                 human_size(listed.size_bytes),
                 format!("installed {}", installation.installed_at),
@@ -101,27 +105,39 @@ pub fn render(models_dir: &Path, listed: &[Listed]) -> String {
     text
 }
 
+/// The languages a speech model recognises, for people: `en`, or `99 languages`.
+pub fn languages(codes: &[String]) -> String {
+    match codes {
+        [one] => one.clone(),
+        many => format!("{} languages", many.len()),
+    }
+}
+
 /// Removes the installation of `pair` and says so.
 pub fn remove_command(models_dir: &Path, pair: &str) -> anyhow::Result<()> {
     let removed = remove(models_dir, pair)?;
-    match removed {
+    match &removed {
         Some(installation) => println!(
             "Removed {} ({} version {}) from {}.",
-            installation.pair(),
+            installation.dir_name(),
             installation.name,
             installation.version,
             models_dir.display()
         ),
         None => println!("Removed {pair} from {}.", models_dir.display()),
     }
-    println!("{PICKED_UP}; the language listings stop showing the pair within 15 seconds.");
+    match removed.map(|installation| installation.kind) {
+        Some(Kind::Speech { .. }) => println!("{PICKED_UP}."),
+        _ => println!("{PICKED_UP}; the language listings stop showing the pair within 15 seconds."),
+    }
     Ok(())
 }
 
-/// Removes the installation of `pair` (`zh-en`): renamed out of the service's sight, then
-/// deleted. Gives what its installed.json said, if it had one.
+/// Removes the installation of `pair` (`zh-en`), or of the speech model of that name
+/// (`whisper-tiny.en`): renamed out of the service's sight, then deleted. Gives what its
+/// installed.json said, if it had one.
 pub fn remove(models_dir: &Path, pair: &str) -> anyhow::Result<Option<Installation>> {
-    let name = pair_dir(pair)?;
+    let name = pair_dir(pair).or_else(|error| speech_dir(pair).ok_or(error))?;
     let dir = models_dir.join(&name);
     let parked = park(&dir)?.with_context(|| {
         format!("no model for {name} is installed in {} (see `glossa models list`)", models_dir.display())
@@ -134,13 +150,23 @@ pub fn remove(models_dir: &Path, pair: &str) -> anyhow::Result<Option<Installati
     Ok(installation)
 }
 
+/// The directory name of a speech model the operator named (`whisper-tiny.en`): the name itself,
+/// when it could be one.
+fn speech_dir(name: &str) -> Option<String> {
+    let plain = name.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"._-".contains(&byte));
+    (plain && !name.starts_with('.') && !name.is_empty()).then(|| name.to_owned())
+}
+
 /// The directory name of a pair the operator typed (`ZH-en` gives `zh-en`).
 fn pair_dir(pair: &str) -> anyhow::Result<String> {
     let codes = pair.split_once('-').filter(|(source, target)| {
         [source, target].iter().all(|code| !code.is_empty() && code.chars().all(|c| c.is_ascii_alphanumeric()))
     });
     let Some((source, target)) = codes else {
-        bail!("`{pair}` is not a language pair: give the source and target codes joined by a dash, like zh-en")
+        bail!(
+            "`{pair}` is not a language pair or a speech model's name: give the source and target codes joined by a \
+             dash, like zh-en, or the name `glossa models list` shows, like whisper-base"
+        )
     };
     // Codes of the catalogue become base codes, as installations are named; others are kept, so
     // that whatever an older install left can still be removed.

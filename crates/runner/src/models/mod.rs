@@ -1,12 +1,14 @@
-//! `glossa models`: installs, lists and removes the translation models that the neural inference
-//! service (CTranslate2 and SentencePiece) loads from the models folder.
+//! `glossa models`: installs, lists and removes the models that the neural inference service
+//! loads from the models folder: translation models (CTranslate2 and SentencePiece) and speech
+//! recognition models (whisper in CTranslate2 format, `speech.rs`).
 //!
-//! The folder holds one directory per language pair, named `<source>-<target>` with the base
-//! codes in lower case (`zh-en`). Each has `model/` (a CTranslate2 model directory),
+//! The folder holds one directory per translation language pair, named `<source>-<target>` with
+//! the base codes in lower case (`zh-en`). Each has `model/` (a CTranslate2 model directory),
 //! `sentencepiece.model`, the package's `metadata.json` and `README.md` (licence and attribution)
 //! when it has them, and `installed.json`, written last, which marks the installation complete.
-//! The inference service reads exactly this layout, and ignores dot-directories and directories
-//! without `installed.json`.
+//! A speech model has a directory named after it (`whisper-base`) with `model/` and its own
+//! `installed.json` (`"family": "speech"`). The inference service reads exactly this layout, and
+//! ignores dot-directories and directories without `installed.json`.
 //!
 //! Nothing half-done is ever in sight of the service. An installation is unpacked and checked in
 //! a dot-directory inside the folder, then renamed into place. An installation being replaced
@@ -18,11 +20,13 @@
 //! * `checks.rs`: `metadata.json`, the SentencePiece model and the CTranslate2 directory.
 //! * `model_bin.rs`: walks CTranslate2's `model.bin` from header to end without loading it.
 //! * `listing.rs`: `glossa models list` and `glossa models remove`.
+//! * `speech.rs`: whisper model directories (their `model.bin` may come in parts, joined).
 
 mod checks;
 mod listing;
 mod model_bin;
 mod package;
+mod speech;
 #[cfg(test)]
 mod testing;
 #[cfg(test)]
@@ -50,14 +54,17 @@ const PICKED_UP: &str = "A running inference service picks the change up within 
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Install a model package (.argosmodel) or a CTranslate2 model directory.
+    /// Install a model package (.argosmodel), a CTranslate2 model directory or a whisper model.
     ///
     /// The new model replaces the installed model of the same language pair, if there is one.
     /// A package is installed as it is: `glossa models install translate-zh_en-1_9.argosmodel`.
     /// A directory holding model.bin (a CTranslate2 model) needs the languages:
     /// `glossa models install --source zh --target en DIR`, with sentencepiece.model in DIR or
     /// named by --sentencepiece. An unpacked package directory (with metadata.json) is installed
-    /// like the package.
+    /// like the package. A whisper model directory in CTranslate2 format (model.bin, config.json,
+    /// tokenizer.json, vocabulary.txt) is installed as a speech recognition model named after the
+    /// directory (or --name), replacing the one of that name; its model.bin may be split into
+    /// model.bin.part1, model.bin.part2, ..., which are joined in order.
     Install(InstallArgs),
     /// List the installed models.
     List {
@@ -67,11 +74,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Remove the installed model of a language pair.
+    /// Remove the installed model of a language pair, or a speech model.
     Remove {
         #[command(flatten)]
         folder: Folder,
-        /// The language pair, source and target codes joined by a dash: `zh-en`.
+        /// The language pair, source and target codes joined by a dash (`zh-en`), or the name of a
+        /// speech model (`whisper-base`).
         pair: String,
     },
 }
@@ -96,7 +104,8 @@ pub struct InstallArgs {
     /// a package, it must agree with its metadata.json).
     #[arg(long)]
     target: Option<String>,
-    /// The installation's name (default: the package's directory, or the model directory's name).
+    /// The installation's name (default: the package's directory, or the model directory's name;
+    /// a speech model's directory in the models folder has this name).
     #[arg(long)]
     name: Option<String>,
     /// The installation's version (default: the package's package_version, else 0).
@@ -130,30 +139,49 @@ pub fn run(command: Command) -> anyhow::Result<()> {
 /// `installed.json`: what is installed, for the inference service and for `glossa models list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Installation {
-    /// `translation`.
-    pub family: String,
-    /// The source language's base code (`zh`).
-    pub source: String,
-    /// The target language's base code (`en`).
-    pub target: String,
-    /// The package's name (`translate-zh_en-1_9`).
+    /// The model family (`"family"`) and what only that family has.
+    #[serde(flatten)]
+    pub kind: Kind,
+    /// The package's name (`translate-zh_en-1_9`, `whisper-base`).
     pub name: String,
     /// The package's version (`1.9`).
     pub version: String,
     /// The CTranslate2 model directory, relative to the installation (`model`).
     pub model: String,
-    /// The SentencePiece model, relative to the installation (`sentencepiece.model`).
-    pub sentencepiece: String,
     /// The file or directory name it was installed from.
     pub installed_from: String,
     /// When, in RFC 3339 UTC (`2026-11-26T10:00:00Z`).
     pub installed_at: String,
 }
 
+/// The family of an installation, written as `"family"` beside the fields only it has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub enum Kind {
+    Translation {
+        /// The source language's base code (`zh`).
+        source: String,
+        /// The target language's base code (`en`).
+        target: String,
+        /// The SentencePiece model, relative to the installation (`sentencepiece.model`).
+        sentencepiece: String,
+    },
+    Speech {
+        /// The codes of the languages it recognises, as whisper writes them (`["en"]`).
+        languages: Vec<String>,
+        /// Whether it is a multilingual whisper model (it detects the language spoken).
+        multilingual: bool,
+    },
+}
+
 impl Installation {
-    /// The pair's directory name, `zh-en`.
-    pub fn pair(&self) -> String {
-        format!("{}-{}", self.source, self.target)
+    /// The installation's directory name, which `glossa models remove` takes: a translation
+    /// model's pair (`zh-en`), a speech model's name (`whisper-base`).
+    pub fn dir_name(&self) -> String {
+        match &self.kind {
+            Kind::Translation { source, target, .. } => format!("{source}-{target}"),
+            Kind::Speech { .. } => self.name.clone(),
+        }
     }
 }
 
@@ -188,7 +216,7 @@ pub struct Installed {
 fn install_command(request: &Install) -> anyhow::Result<()> {
     let installed = install(request, OffsetDateTime::now_utc())?;
     let installation = &installed.installation;
-    let pair = installation.pair();
+    let pair = installation.dir_name();
     let model = &installed.model;
     println!(
         "Installed {pair}: {} version {} ({}{} variables, {}) in {}.",
@@ -206,7 +234,13 @@ fn install_command(request: &Install) -> anyhow::Result<()> {
         let left_out: Vec<String> = installed.left_out.iter().map(|name| format!("{name}/")).collect();
         println!("Left out what the inference service does not use: {}.", left_out.join(", "));
     }
-    println!("{PICKED_UP}; the language listings show {pair} within 15 seconds.");
+    match &installation.kind {
+        Kind::Translation { .. } => println!("{PICKED_UP}; the language listings show {pair} within 15 seconds."),
+        Kind::Speech { languages, .. } => {
+            println!("It recognises {}.", listing::languages(languages));
+            println!("{PICKED_UP}.");
+        }
+    }
     Ok(())
 }
 
@@ -234,6 +268,9 @@ pub fn install(request: &Install, now: OffsetDateTime) -> anyhow::Result<Install
 fn stage_and_install(request: &Install, now: OffsetDateTime) -> anyhow::Result<Installed> {
     let from = &request.from;
     let is_dir = fs::metadata(from).with_context(|| format!("cannot read {}", from.display()))?.is_dir();
+    if is_dir && speech::is_whisper(from) {
+        return speech::install(request, now);
+    }
     // The operator's codes are checked before anything is unpacked.
     let source = request.source.as_deref().map(|code| checks::language(code, "--source")).transpose()?;
     let target = request.target.as_deref().map(|code| checks::language(code, "--target")).transpose()?;
@@ -280,20 +317,21 @@ fn stage_and_install(request: &Install, now: OffsetDateTime) -> anyhow::Result<I
 
     let version = request.version.clone().or_else(|| metadata.map(|metadata| metadata.version));
     let installation = Installation {
-        family: "translation".into(),
-        source: source.into(),
-        target: target.into(),
+        kind: Kind::Translation {
+            source: source.into(),
+            target: target.into(),
+            sentencepiece: "sentencepiece.model".into(),
+        },
         name: request.name.clone().unwrap_or(staged.name),
         version: version.unwrap_or_else(|| "0".into()),
         model: "model".into(),
-        sentencepiece: "sentencepiece.model".into(),
         installed_from: file_name(from),
         installed_at: timestamp(now)?,
     };
     write_marker(root, &installation)?;
     let size = disk_size(root).with_context(|| format!("cannot measure {}", root.display()))?;
 
-    let dir = models_dir.join(installation.pair());
+    let dir = models_dir.join(installation.dir_name());
     let replaced = put_in_place(staging, &dir)?;
     Ok(Installed { installation, dir, model, size, replaced, left_out: staged.left_out.into_iter().collect() })
 }

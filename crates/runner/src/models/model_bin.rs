@@ -91,9 +91,17 @@ pub fn check(path: &Path) -> anyhow::Result<Summary> {
     walk(BufReader::with_capacity(64 << 10, file), length)
 }
 
-/// Walks a `model.bin` of `length` bytes.
-pub fn walk<R: Read + Seek>(reader: R, length: u64) -> anyhow::Result<Summary> {
-    let mut file = Walker { reader, offset: 0, length };
+/// The spec's name in the header of the `model.bin` (or its first part) at `path`, without walking
+/// the rest (`WhisperSpec`); `None` for binary version 1, which names none.
+pub fn spec_name(path: &Path) -> anyhow::Result<Option<String>> {
+    let file = File::open(path).context("cannot open it")?;
+    let length = file.metadata().context("cannot read its size")?.len();
+    let mut walker = Walker { reader: BufReader::with_capacity(4 << 10, file), offset: 0, length };
+    Ok(header(&mut walker)?.1.map(|(spec, _)| spec))
+}
+
+/// The binary version, and from version 2 the spec's name and revision.
+fn header<R: Read + Seek>(file: &mut Walker<R>) -> anyhow::Result<(u32, Option<(String, u32)>)> {
     let binary_version = file.u32(|| "the binary version".into())?;
     ensure!(
         VERSIONS.contains(&binary_version),
@@ -102,11 +110,20 @@ pub fn walk<R: Read + Seek>(reader: R, length: u64) -> anyhow::Result<Summary> {
         VERSIONS.start(),
         VERSIONS.end()
     );
-    let (spec, spec_revision) = if binary_version >= 2 {
-        let spec = file.string(|| "the spec's name".into())?;
-        (Some(spec), file.u32(|| "the spec's revision".into())?)
-    } else {
-        (None, 1)
+    if binary_version < 2 {
+        return Ok((binary_version, None));
+    }
+    let spec = file.string(|| "the spec's name".into())?;
+    Ok((binary_version, Some((spec, file.u32(|| "the spec's revision".into())?))))
+}
+
+/// Walks a `model.bin` of `length` bytes.
+pub fn walk<R: Read + Seek>(reader: R, length: u64) -> anyhow::Result<Summary> {
+    let mut file = Walker { reader, offset: 0, length };
+    let (binary_version, spec) = header(&mut file)?;
+    let (spec, spec_revision) = match spec {
+        Some((spec, revision)) => (Some(spec), revision),
+        None => (None, 1),
     };
     let variables = file.u32(|| "the number of variables".into())?;
     ensure!(variables > 0, "it holds no variables");
@@ -329,6 +346,19 @@ mod tests {
         assert_eq!(bytes[name + 2 + 1 + 4], 1);
         bytes[name + 2 + 1 + 4] = 3;
         assert!(error(&bytes).contains("items of 3 bytes"), "{}", error(&bytes));
+    }
+
+    #[test]
+    fn the_spec_name_is_read_from_the_header_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.bin.part1");
+        let bytes = ModelBin { spec: "WhisperSpec".into(), ..ModelBin::small() }.bytes();
+        std::fs::write(&path, &bytes[..40]).unwrap();
+        assert_eq!(spec_name(&path).unwrap().as_deref(), Some("WhisperSpec"));
+        std::fs::write(&path, ModelBin { version: 1, ..ModelBin::small() }.bytes()).unwrap();
+        assert_eq!(spec_name(&path).unwrap(), None);
+        std::fs::write(&path, b"PK\x03\x04").unwrap();
+        assert!(format!("{:#}", spec_name(&path).unwrap_err()).contains("not a CTranslate2 model"));
     }
 
     #[test]

@@ -197,3 +197,43 @@ pub fn write_model_dir(dir: &Path) {
     std::fs::write(dir.join("config.json"), CONFIG).unwrap();
     std::fs::write(dir.join("shared_vocabulary.json"), VOCABULARY).unwrap();
 }
+
+/// The tokens of a whisper vocabulary: `multilingual` gives the 51,865 of a multilingual model,
+/// with `<|en|>`, `<|de|>` and `<|haw|>` at 50259 to 50261; otherwise the 51,864 of an
+/// English-only one.
+pub fn whisper_vocabulary(multilingual: bool) -> String {
+    let count = if multilingual { 51_865 } else { 51_864 };
+    let mut tokens: Vec<String> = (0..count).map(|id| format!("t{id}")).collect();
+    tokens[50_258] = "<|startoftranscript|>".into();
+    for (offset, code) in ["en", "de", "haw"].into_iter().enumerate() {
+        tokens[50_259 + offset] = format!("<|{code}|>");
+    }
+    tokens.join("\n") + "\n"
+}
+
+pub const WHISPER_CONFIG: &str =
+    r#"{"alignment_heads": [[1, 0]], "lang_ids": [50259, 50260, 50261], "suppress_ids": [1]}"#;
+pub const WHISPER_TOKENIZER: &str = r#"{"version": "1.0", "model": {"type": "BPE"}}"#;
+
+/// A whisper model (`WhisperSpec`) as a package index carries it, in `dir`: `model.bin` whole,
+/// or cut into `parts` parts (`model.bin.part1`, ...) when `parts` is above 1.
+pub fn write_whisper_dir(dir: &Path, multilingual: bool, parts: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    let model = whisper_model_bin();
+    if parts <= 1 {
+        std::fs::write(dir.join("model.bin"), &model).unwrap();
+    } else {
+        let size = model.len().div_ceil(parts);
+        for (index, chunk) in model.chunks(size).enumerate() {
+            std::fs::write(dir.join(format!("model.bin.part{}", index + 1)), chunk).unwrap();
+        }
+    }
+    std::fs::write(dir.join("config.json"), WHISPER_CONFIG).unwrap();
+    std::fs::write(dir.join("tokenizer.json"), WHISPER_TOKENIZER).unwrap();
+    std::fs::write(dir.join("vocabulary.txt"), whisper_vocabulary(multilingual)).unwrap();
+}
+
+/// The bytes of a small valid `model.bin` whose spec is `WhisperSpec`.
+pub fn whisper_model_bin() -> Vec<u8> {
+    ModelBin { spec: "WhisperSpec".into(), ..ModelBin::small() }.bytes()
+}

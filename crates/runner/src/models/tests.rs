@@ -341,7 +341,7 @@ fn a_ctranslate2_directory_installs_with_the_languages_given() {
 
     let request = Install { source: Some("de".into()), target: Some("en".into()), ..scratch.request(&dir) };
     let installed = install(&request, AT).unwrap();
-    assert_eq!(installed.installation.pair(), "de-en");
+    assert_eq!(installed.installation.dir_name(), "de-en");
     assert_eq!(installed.installation.name, "opus-mt-de-en");
     assert_eq!(installed.installation.version, "0");
     assert_eq!(installed.installation.installed_from, "opus-mt-de-en");
@@ -402,7 +402,7 @@ fn an_unpacked_package_directory_installs_like_the_package() {
     assert!(message.contains("--source ja disagrees with"), "{message}");
 
     let installed = scratch.install(&dir).unwrap();
-    assert_eq!(installed.installation.pair(), "zh-en");
+    assert_eq!(installed.installation.dir_name(), "zh-en");
     assert_eq!(installed.installation.name, TOP);
     assert_eq!(installed.installation.version, "1.9");
     assert!(installed.dir.join("metadata.json").is_file());
@@ -424,7 +424,7 @@ fn the_list_shows_each_installation_or_a_note() {
     fs::create_dir(scratch.models.join("stray")).unwrap();
 
     let (listed, problems) = list(&scratch.models).unwrap();
-    assert_eq!(listed.iter().map(|listed| listed.installation.pair()).collect::<Vec<_>>(), ["de-en", "zh-en"]);
+    assert_eq!(listed.iter().map(|listed| listed.installation.dir_name()).collect::<Vec<_>>(), ["de-en", "zh-en"]);
     assert_eq!(problems.len(), 1);
     assert!(problems[0].contains("stray has no installed.json"), "{problems:?}");
     assert_eq!(listed[0].size_bytes, listed[1].size_bytes);
@@ -453,7 +453,10 @@ fn remove_takes_the_installation_away_whole() {
     assert!(message.contains("no model for de-en is installed"), "{message}");
     let message = format!("{:#}", remove(&scratch.models, "../etc").unwrap_err());
     assert!(message.contains("is not a language pair"), "{message}");
-    assert!(format!("{:#}", remove(&scratch.models, "zh").unwrap_err()).contains("is not a language pair"));
+    // A bare word could be a speech model's name.
+    assert!(format!("{:#}", remove(&scratch.models, "zh").unwrap_err()).contains("no model for zh is installed"));
+    let message = format!("{:#}", remove(&scratch.models, ".hidden").unwrap_err());
+    assert!(message.contains("is not a language pair or a speech model's name"), "{message}");
 
     let message = format!("{:#}", remove(&scratch.path("nowhere"), "zh-en").unwrap_err());
     assert!(message.contains("no model for zh-en is installed"), "{message}");
@@ -483,7 +486,7 @@ fn a_real_package_installs() {
     let installed = scratch.install(&package).unwrap();
     let installation = &installed.installation;
     eprintln!("{installation:?}\n{:?}\n{} bytes", installed.model, installed.size);
-    assert_eq!(installation.family, "translation");
+    assert!(matches!(installation.kind, Kind::Translation { .. }), "{installation:?}");
     assert_eq!(installed.model.binary_version, 6);
     assert!(installed.model.variables > 100, "{:?}", installed.model);
     let dir = &installed.dir;
@@ -502,6 +505,163 @@ fn a_real_package_installs() {
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].size_bytes, installed.size);
-    remove(&scratch.models, &installation.pair()).unwrap();
+    remove(&scratch.models, &installation.dir_name()).unwrap();
     assert!(scratch.snapshot().is_empty());
+}
+
+#[test]
+fn a_whisper_directory_installs_as_a_speech_model() {
+    let scratch = Scratch::new();
+    let dir = scratch.path("whisper-tiny.en");
+    testing::write_whisper_dir(&dir, false, 1);
+    fs::write(dir.join("README.md"), "# tiny.en\n\nMIT\n").unwrap();
+    fs::write(dir.join(".DS_Store"), "x").unwrap();
+    let installed = scratch.install(&dir).unwrap();
+    assert_eq!(installed.dir, scratch.models.join("whisper-tiny.en"));
+    assert_eq!(installed.model.spec.as_deref(), Some("WhisperSpec"));
+    let files: Vec<String> = scratch.snapshot().into_keys().collect();
+    assert_eq!(
+        files,
+        [
+            "whisper-tiny.en/",
+            "whisper-tiny.en/README.md",
+            "whisper-tiny.en/installed.json",
+            "whisper-tiny.en/model/",
+            "whisper-tiny.en/model/config.json",
+            "whisper-tiny.en/model/model.bin",
+            "whisper-tiny.en/model/tokenizer.json",
+            "whisper-tiny.en/model/vocabulary.txt",
+        ]
+    );
+    let marker: serde_json::Value =
+        serde_json::from_slice(&fs::read(installed.dir.join("installed.json")).unwrap()).unwrap();
+    assert_eq!(
+        marker,
+        serde_json::json!({
+            "family": "speech", "languages": ["en"], "multilingual": false, "name": "whisper-tiny.en",
+            "version": "0", "model": "model", "installed_from": "whisper-tiny.en",
+            "installed_at": "2026-11-26T10:00:00Z",
+        })
+    );
+    // It reads back, and lists beside a translation model.
+    assert_eq!(read_marker(&installed.dir).unwrap(), installed.installation);
+    scratch.install_good("1.9");
+    let (listed, problems) = list(&scratch.models).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let text = render(&scratch.models, &listed);
+    assert!(text.contains("whisper-tiny.en  speech recognition, en"), "{text}");
+    assert!(text.contains("zh-en            translate-zh_en-1_9"), "{text}");
+}
+
+#[test]
+fn a_multilingual_whisper_model_in_parts_is_joined_and_lists_its_languages() {
+    let scratch = Scratch::new();
+    let dir = scratch.path("base-parts");
+    testing::write_whisper_dir(&dir, true, 3);
+    let request = Install { name: Some("whisper-base".into()), version: Some("1.0.0".into()), ..scratch.request(&dir) };
+    let installed = install(&request, AT).unwrap();
+    assert_eq!(installed.dir, scratch.models.join("whisper-base"));
+    assert_eq!(fs::read(installed.dir.join("model/model.bin")).unwrap(), testing::whisper_model_bin());
+    assert!(!installed.dir.join("model/model.bin.part1").exists());
+    assert_eq!(
+        installed.installation.kind,
+        Kind::Speech { languages: vec!["en".into(), "de".into(), "haw".into()], multilingual: true }
+    );
+    assert_eq!(installed.installation.version, "1.0.0");
+
+    // Installing again replaces it; removing it by name takes it away.
+    let again = install(&request, AT).unwrap();
+    assert_eq!(again.replaced.as_ref(), Some(&installed.installation));
+    let removed = remove(&scratch.models, "whisper-base").unwrap().expect("it had an installed.json");
+    assert_eq!(removed.name, "whisper-base");
+    assert!(scratch.snapshot().is_empty(), "{:?}", scratch.snapshot().keys());
+}
+
+/// A whisper directory written by `write_whisper_dir` and then changed by `change`.
+fn whisper_dir(scratch: &Scratch, parts: usize, change: impl FnOnce(&Path)) -> PathBuf {
+    let dir = scratch.path("whisper-small");
+    let _ = fs::remove_dir_all(&dir);
+    testing::write_whisper_dir(&dir, true, parts);
+    change(&dir);
+    dir
+}
+
+#[test]
+fn broken_whisper_directories_are_refused_and_leave_the_folder_as_it_was() {
+    let scratch = Scratch::new();
+    let refuse = |parts: usize, change: &dyn Fn(&Path), expected: &str| {
+        let dir = whisper_dir(&scratch, parts, change);
+        assert_refused(&scratch, &dir, expected);
+    };
+    // Parts missing, out of order, or beside a whole model.bin.
+    refuse(3, &|dir| fs::remove_file(dir.join("model.bin.part2")).unwrap(), "has no model.bin.part2");
+    refuse(3, &|dir| fs::remove_file(dir.join("model.bin.part3")).unwrap(), "it is truncated");
+    refuse(
+        2,
+        &|dir| {
+            let (first, second) = (fs::read(dir.join("model.bin.part1")).unwrap(), dir.join("model.bin.part2"));
+            fs::write(dir.join("model.bin.part2"), &first).unwrap();
+            fs::write(dir.join("model.bin.part3"), fs::read(&second).unwrap()).unwrap();
+        },
+        "model.bin joined from 3 parts",
+    );
+    refuse(2, &|dir| fs::write(dir.join("model.bin"), "x").unwrap(), "has both model.bin and model.bin.part1");
+    refuse(2, &|dir| fs::write(dir.join("model.bin.part01"), "x").unwrap(), "is not a part of model.bin");
+    // The files faster-whisper needs.
+    refuse(1, &|dir| fs::remove_file(dir.join("tokenizer.json")).unwrap(), "tokenizer.json is missing");
+    refuse(1, &|dir| fs::write(dir.join("tokenizer.json"), "[]").unwrap(), "tokenizer.json: it is not a JSON object");
+    refuse(1, &|dir| fs::remove_file(dir.join("vocabulary.txt")).unwrap(), "has no vocabulary.txt or vocabulary.json");
+    refuse(1, &|dir| fs::write(dir.join("config.json"), "{}").unwrap(), "config.json: it has no lang_ids");
+    refuse(
+        1,
+        &|dir| fs::write(dir.join("config.json"), r#"{"lang_ids": [50258]}"#).unwrap(),
+        r#"whose token "<|startoftranscript|>" is not a language token"#,
+    );
+    refuse(1, &|dir| fs::write(dir.join("config.json"), r#"{"lang_ids": [99999999]}"#).unwrap(), "not a vocabulary id");
+}
+
+#[test]
+fn speech_models_take_no_languages_and_a_name_that_is_not_a_pair() {
+    let scratch = Scratch::new();
+    let dir = whisper_dir(&scratch, 1, |_| {});
+    for request in [
+        Install { source: Some("en".into()), ..scratch.request(&dir) },
+        Install { sentencepiece: Some(dir.join("config.json")), ..scratch.request(&dir) },
+    ] {
+        let message = format!("{:#}", install(&request, AT).unwrap_err());
+        assert!(message.contains("is for translation models"), "{message}");
+    }
+    for (name, expected) in [("de-en", "reads as a language pair"), (".hidden", "cannot name"), ("a/b", "cannot name")]
+    {
+        let request = Install { name: Some(name.into()), ..scratch.request(&dir) };
+        let message = format!("{:#}", install(&request, AT).unwrap_err());
+        assert!(message.contains(expected), "{name}: {message}");
+    }
+    assert!(!scratch.models.exists());
+}
+
+#[test]
+fn a_translation_model_is_not_taken_for_a_whisper_model() {
+    let scratch = Scratch::new();
+    let dir = scratch.path("opus");
+    testing::write_model_dir(&dir);
+    assert!(!speech::is_whisper(&dir));
+    assert!(speech::is_whisper(&whisper_dir(&scratch, 2, |_| {})));
+}
+
+/// The whisper model directory `GLOSSA_TEST_WHISPER` names (such as the tiny.en model the
+/// Makefile's test target installs); skipped when it is not set.
+#[test]
+fn a_real_whisper_model_installs() {
+    let Some(dir) = std::env::var_os("GLOSSA_TEST_WHISPER").map(PathBuf::from) else {
+        eprintln!("GLOSSA_TEST_WHISPER is not set: skipping the real whisper model");
+        return;
+    };
+    let scratch = Scratch::new();
+    let installed = scratch.install(&dir).unwrap();
+    eprintln!("{:?}\n{:?}\n{} bytes", installed.installation, installed.model, installed.size);
+    let Kind::Speech { languages, multilingual } = &installed.installation.kind else { panic!("not speech") };
+    assert!(languages.contains(&"en".to_owned()));
+    assert_eq!(*multilingual, languages.len() > 1);
+    assert!(installed.model.variables > 50, "{:?}", installed.model);
 }

@@ -1,0 +1,29 @@
+//! The voice gateway: the native half of the Service API's real-time voice.
+//!
+//! Spin has no inbound WebSocket, so this program terminates
+//! `GET /v3/voice/realtime/connect?token=…` and speaks the voice message protocol. It keeps no state of
+//! its own: a session's parameters come from the application's `voice` component (the broker), usage
+//! goes back to it, and speech recognition comes from the inference service.
+//!
+//! * `server`: the HTTP server, the upgrade, `/health`, shutdown; the settings and limits.
+//! * `session`: one connection, from claim to close: checks, decoding, metering, limits.
+//! * `protocol`: the messages in JSON and MessagePack, and the error reason codes.
+//! * `audio`: the source formats, PCM and G.711 decoding, resampling to 16 kHz; `ffmpeg`: the rest.
+//! * `segmenter`: cutting recognised speech into tentative and concluded segments.
+//! * `pipeline`: recognition and translation of a session, and the end messages.
+//! * `meter`: usage reports.
+//! * `broker`, `recognizer`, `client`: the two services the gateway calls.
+//!
+//! `main.rs` is the command line around them.
+
+pub mod audio;
+pub mod broker;
+pub mod client;
+pub mod ffmpeg;
+pub mod meter;
+pub mod pipeline;
+pub mod protocol;
+pub mod recognizer;
+pub mod segmenter;
+pub mod server;
+pub mod session;
