@@ -7,8 +7,10 @@
 //!
 //! What they list is the language catalogue limited to what this deployment can do: translation
 //! to what the configured engine translates; write to the languages the language-tools service
-//! corrects (asked at its `/health`), and not at all without one configured. `POST` works like
-//! `GET` on each (old clients use either). A developer key is needed.
+//! corrects (asked at its `/health`), and not at all without one configured; voice, where it is
+//! set up, to the spoken languages the inference service's speech models recognise (asked at
+//! `/v1/speech/models`) and the targets the engine reaches from them. `POST` works like `GET`
+//! on each (old clients use either). A developer key is needed.
 
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
@@ -51,19 +53,20 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         }
         Endpoint::V3Languages => {
             let tools = language_tools(&services);
-            let served = served(tools.is_some());
+            let served = served(tools.is_some(), voice_set_up(&services));
             let resource = Resource::from_params(&params, &served)?;
             let include = Include::list_from_params(&params)?;
             let coverage = match (resource, tools) {
                 (Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary, _) => coverage(&services)?,
                 (Resource::Write, Some(tools)) => corrected(&tools)?,
+                (Resource::Voice, _) => spoken(&services)?,
                 // The other resources do not go through the translation engine.
                 _ => Coverage::All,
             };
             Ok(ApiResponse::json(200, &catalogue::languages_served(resource, &include, &coverage, &served)))
         }
         Endpoint::V3Resources => {
-            let served = served(language_tools(&services).is_some());
+            let served = served(language_tools(&services).is_some(), voice_set_up(&services));
             Ok(ApiResponse::json(200, &catalogue::resources_served(&served)))
         }
     }
@@ -88,9 +91,47 @@ fn coverage(services: &Services<'_>) -> Result<Coverage, ApiError> {
 }
 
 /// The resources this deployment serves: every built one ([`SERVED`]), but write only with a
-/// language-tools service, without which it can improve nothing.
-fn served(with_language_tools: bool) -> Vec<Resource> {
-    SERVED.iter().copied().filter(|&resource| resource != Resource::Write || with_language_tools).collect()
+/// language-tools service, without which it can improve nothing, and voice only where it is set up.
+fn served(with_language_tools: bool, with_voice: bool) -> Vec<Resource> {
+    SERVED
+        .iter()
+        .copied()
+        .filter(|&resource| resource != Resource::Write || with_language_tools)
+        .filter(|&resource| resource != Resource::Voice || with_voice)
+        .collect()
+}
+
+/// Whether real-time voice is set up: its token secret, and an inference service to recognise speech.
+fn voice_set_up(services: &Services<'_>) -> bool {
+    let set = |name: &str| services.vars.get(name).ok().flatten().is_some_and(|value| !value.trim().is_empty());
+    set("voice_token_secret") && set(engines::ctranslate2::SECRET_VARIABLE)
+}
+
+/// The voice pairs: each spoken language the speech models recognise, into each voice target the
+/// engine translates it into. A service that cannot say is a 503 (logged), as for write.
+fn spoken(services: &Services<'_>) -> Result<Coverage, ApiError> {
+    let unavailable = |error: &dyn std::fmt::Display| {
+        eprintln!("languages: cannot list the voice languages: {error}");
+        ApiError::unavailable("The speech recognition service is unavailable right now; try again later.")
+    };
+    let recognition = engines::speech::recognition(services.vars, services.http)
+        .map_err(|error| unavailable(&error))?
+        .unwrap_or_default();
+    let translated = coverage(services)?;
+    let voice: Vec<&catalogue::Language> =
+        catalogue::all().iter().filter(|language| language.supports_voice()).collect();
+    let mut pairs = Vec::new();
+    for source in voice.iter().filter(|language| !language.is_variant()) {
+        if !recognition.languages.contains(source.base_code()) {
+            continue;
+        }
+        for target in &voice {
+            if translated.supports_pair(source, target) {
+                pairs.push((source.base_code(), target.base_code()));
+            }
+        }
+    }
+    Ok(Coverage::pairs(pairs))
 }
 
 /// The language-tools service the variables configure; settings that cannot work are logged and

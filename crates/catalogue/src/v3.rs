@@ -15,12 +15,11 @@
 //! * `style_rules`: the eight languages a style rule list can be written for, as targets (a list applies to the
 //!   target's base language).
 //! * `translation_memory`: the languages translation memories take, base languages as sources.
-//! * `voice`: the languages of real-time voice sessions. Voice is not built yet (not served); the data
-//!   describes the service as designed. Speech is recognised offline for English only, so for every other
-//!   spoken language `transcription` and `auto_detection` need a third-party recogniser and are marked
-//!   `"external": true`, shown only with `include=external`; `spoken_terms` bias the offline recogniser, so
-//!   they are offered only where it does the transcription (never with a third-party one). Translated speech
-//!   and spoken terms are beta features, shown only with `include=beta`.
+//! * `voice`: the languages of real-time voice sessions: spoken languages as sources, with `transcription`
+//!   and `spoken_terms` (beta: they bias the recogniser), and targets with `formality` and `glossary`. The
+//!   caller's coverage says which spoken languages the installed speech models recognise and which targets
+//!   the engine reaches from them. Every recogniser is offline here, so nothing is `external`; translated
+//!   speech is not offered (a closed beta no subscription has).
 //!
 //! Beta languages (`de-CH`, `fr-CA`) appear only with `include=beta`, with status `beta`, and so do the features
 //! of a beta language: a feature is never more stable than its language. Every listing is limited to what the
@@ -61,7 +60,6 @@ pub enum Feature {
     Tone,
     AutoDetection,
     Transcription,
-    TranslatedSpeech,
     SpokenTerms,
     TranslationMemory,
 }
@@ -102,12 +100,13 @@ impl Side {
 }
 
 /// The resources this deployment serves: those whose endpoints are built (`/v2/translate`; `/v2/document`;
-/// `/v2/glossaries` and `/v3/glossaries`; `/v2/write/*`; `/v3/style_rules`; `/v3/translation_memories`). Voice is
-/// not built yet; add it here when its area lands.
+/// `/v2/glossaries` and `/v3/glossaries`; `/v3/voice/realtime`; `/v2/write/*`; `/v3/style_rules`;
+/// `/v3/translation_memories`). A deployment without a speech recogniser leaves voice out (the caller's choice).
 pub const SERVED: &[Resource] = &[
     Resource::TranslateText,
     Resource::TranslateDocument,
     Resource::Glossary,
+    Resource::Voice,
     Resource::Write,
     Resource::StyleRules,
     Resource::TranslationMemory,
@@ -195,7 +194,6 @@ impl Resource {
                 (Feature::Formality, Side::Target),
                 (Feature::Glossary, Side::Both),
                 (Feature::Transcription, Side::Source),
-                (Feature::TranslatedSpeech, Side::Target),
                 (Feature::SpokenTerms, Side::Source),
             ],
             Resource::Write => &[
@@ -240,7 +238,6 @@ impl Feature {
             Feature::Tone => "tone",
             Feature::AutoDetection => "auto_detection",
             Feature::Transcription => "transcription",
-            Feature::TranslatedSpeech => "translated_speech",
             Feature::SpokenTerms => "spoken_terms",
             Feature::TranslationMemory => "translation_memory",
         }
@@ -274,10 +271,6 @@ impl Include {
     }
 }
 
-/// The language whose speech is recognised offline (by the built-in recogniser); every other spoken language
-/// needs a third-party recogniser.
-const OFFLINE_SPEECH: &str = "en";
-
 /// How a language has a feature, before `include` filters it.
 struct Support {
     beta: bool,
@@ -285,8 +278,7 @@ struct Support {
 }
 
 /// Whether the language has the feature for the resource.
-fn support(feature: Feature, resource: Resource, language: &Language) -> Option<Support> {
-    let needs_recogniser = resource == Resource::Voice && language.base_code() != OFFLINE_SPEECH;
+fn support(feature: Feature, language: &Language) -> Option<Support> {
     let (has, beta, external) = match feature {
         Feature::Formality => (language.supports_formality(), false, false),
         Feature::StyleRules => (language.supports_style_rules(), false, false),
@@ -294,13 +286,11 @@ fn support(feature: Feature, resource: Resource, language: &Language) -> Option<
         Feature::Glossary => (language.supports_glossary(), false, false),
         Feature::WritingStyle => (language.supports_writing_style(), false, false),
         Feature::Tone => (language.supports_tone(), false, false),
-        Feature::AutoDetection => (language.auto_detectable(), false, needs_recogniser),
+        Feature::AutoDetection => (language.auto_detectable(), false, false),
         Feature::TranslationMemory => (language.supports_translation_memory(), false, false),
-        // Every voice language is transcribed; the voice feature list is only offered for voice languages.
-        Feature::Transcription => (true, false, needs_recogniser),
-        Feature::TranslatedSpeech => (true, true, false),
-        // Spoken terms bias the offline recogniser; a third-party one does not take them.
-        Feature::SpokenTerms => (!needs_recogniser, true, false),
+        // Every spoken language listed is recognised (the caller's coverage); terms bias the recogniser.
+        Feature::Transcription => (true, false, false),
+        Feature::SpokenTerms => (true, true, false),
     };
     has.then_some(Support { beta: beta || language.is_beta(), external })
 }
@@ -384,7 +374,7 @@ pub fn languages_served(
                 .filter(|(_, side)| side.needs_source() && usable_as_source || side.needs_target() && usable_as_target)
                 .filter(|(feature, _)| feature.works_with(served))
                 .filter_map(|&(feature, _)| {
-                    let support = support(feature, resource, language)?;
+                    let support = support(feature, language)?;
                     let shown = (with_beta || !support.beta) && (with_external || !support.external);
                     let status = if support.beta { Status::Beta } else { Status::Stable };
                     shown.then_some((feature, FeatureSupport { status, external: support.external }))
@@ -614,44 +604,38 @@ mod tests {
         assert_eq!(listing.iter().filter(|language| language.usable_as_target).count(), 12);
     }
 
-    #[test]
-    fn voice_shows_third_party_recognition_only_with_include_external() {
-        let listing = v3_languages(Resource::Voice, &[], &Coverage::All);
-        assert_eq!(listing.iter().filter(|language| language.usable_as_source).count(), 38);
-        assert!(entry(&listing, "de").unwrap().features.get(Feature::Transcription).is_none());
-        let english = entry(&listing, "en").unwrap();
-        assert_eq!(
-            english.features.get(Feature::Transcription),
-            Some(&FeatureSupport { status: Status::Stable, external: false })
-        );
+    /// What a deployment with whisper base (or tiny.en) and an engine for `targets` covers.
+    fn recognising(spoken: &[&str], targets: &[&str]) -> Coverage {
+        Coverage::pairs(spoken.iter().flat_map(|source| targets.iter().map(move |target| (*source, *target))))
+    }
 
-        let listing = v3_languages(Resource::Voice, &[Include::External], &Coverage::All);
+    #[test]
+    fn voice_lists_the_recognised_spoken_languages_and_the_targets_reached_from_them() {
+        let coverage = recognising(&["en", "de", "fr"], &["de", "en", "es", "fr", "zh"]);
+        let listing = v3_languages(Resource::Voice, &[], &coverage);
+        let sources: Vec<&str> = listing.iter().filter(|language| language.usable_as_source).map(|l| l.lang).collect();
+        assert_eq!(sources, ["de", "en", "fr"]);
+        let targets: Vec<&str> = listing.iter().filter(|language| language.usable_as_target).map(|l| l.lang).collect();
+        assert_eq!(targets, ["de", "en", "en-GB", "en-US", "es", "fr", "zh", "zh-Hans", "zh-Hant"]);
         let german = serde_json::to_value(&entry(&listing, "de").unwrap().features).unwrap();
-        assert_eq!(german["transcription"], json!({"status": "stable", "external": true}));
+        assert_eq!(german["transcription"], json!({"status": "stable"}));
         assert_eq!(german["formality"], json!({"status": "stable"}));
+        assert!(german.get("translated_speech").is_none(), "a closed beta nobody has is not offered");
+        let only_english = v3_languages(Resource::Voice, &[], &recognising(&["en"], &["de"]));
+        assert_eq!(langs(&only_english), ["de", "en"]);
     }
 
     #[test]
-    fn voice_shows_beta_features_only_with_include_beta() {
-        let listing = v3_languages(Resource::Voice, &[], &Coverage::All);
-        assert!(entry(&listing, "en").unwrap().features.get(Feature::TranslatedSpeech).is_none());
-        let listing = v3_languages(Resource::Voice, &[Include::Beta], &Coverage::All);
+    fn voice_shows_spoken_terms_only_with_include_beta() {
+        let coverage = recognising(&["en", "de"], &["fr"]);
+        let listing = v3_languages(Resource::Voice, &[], &coverage);
+        assert!(entry(&listing, "en").unwrap().features.get(Feature::SpokenTerms).is_none());
+        let listing = v3_languages(Resource::Voice, &[Include::Beta], &coverage);
         let english = serde_json::to_value(&entry(&listing, "en").unwrap().features).unwrap();
-        assert_eq!(english["translated_speech"], json!({"status": "beta"}));
         assert_eq!(english["spoken_terms"], json!({"status": "beta"}));
-    }
-
-    #[test]
-    fn spoken_terms_are_offered_only_where_speech_is_recognised_offline() {
-        let listing = v3_languages(Resource::Voice, &[Include::Beta, Include::External], &Coverage::All);
-        let with_terms: Vec<&str> = listing
-            .iter()
-            .filter(|language| language.features.get(Feature::SpokenTerms).is_some())
-            .map(|language| language.lang)
-            .collect();
-        assert_eq!(with_terms, ["en"], "never where a third-party recogniser transcribes");
-        let german = entry(&listing, "de").unwrap();
-        assert!(german.features.get(Feature::Transcription).is_some_and(|support| support.external));
+        assert_eq!(english["transcription"], json!({"status": "stable"}));
+        let french = serde_json::to_value(&entry(&listing, "fr").unwrap().features).unwrap();
+        assert!(french.get("spoken_terms").is_none(), "terms bias what is spoken, not targets");
     }
 
     #[test]
@@ -702,6 +686,13 @@ mod tests {
                     {"name": "auto_detection", "needs_source_support": true},
                 ]},
                 {"name": "glossary", "features": []},
+                {"name": "voice", "features": [
+                    {"name": "auto_detection", "needs_source_support": true},
+                    {"name": "formality", "needs_target_support": true},
+                    {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
+                    {"name": "transcription", "needs_source_support": true},
+                    {"name": "spoken_terms", "needs_source_support": true},
+                ]},
                 {"name": "write", "features": [
                     {"name": "auto_detection", "needs_source_support": true},
                     {"name": "writing_style", "needs_target_support": true},
@@ -712,7 +703,7 @@ mod tests {
             ])
         );
         assert!(SERVED.iter().all(|resource| resource.is_served()));
-        assert!(!Resource::Voice.is_served() && Resource::TranslateDocument.is_served());
+        assert!(Resource::Voice.is_served() && Resource::TranslateDocument.is_served());
     }
 
     #[test]
@@ -769,7 +760,8 @@ mod tests {
     #[test]
     fn the_resource_parameter_wins_over_product_and_is_required() {
         assert_eq!(Resource::from_query(Some("glossary"), Some("translate_text"), SERVED), Ok(Resource::Glossary));
-        assert!(Resource::from_query(Some("voice"), None, SERVED).is_err(), "voice is not served");
+        let without_voice = [Resource::TranslateText];
+        assert!(Resource::from_query(Some("voice"), None, &without_voice).is_err(), "voice is not served there");
         assert_eq!(Resource::from_query(None, None, SERVED), Err(QueryError::Missing { parameter: "resource" }));
     }
 

@@ -97,6 +97,11 @@ impl Ctranslate2Settings {
         Ok(Ctranslate2Settings { url, secret, timeout })
     }
 
+    /// The secret, for the other families of the same service (`speech`).
+    pub(crate) fn secret(&self) -> &str {
+        &self.secret
+    }
+
     /// Settings for tests and tools that know the secret.
     pub fn new(url: impl Into<String>, secret: impl Into<String>, timeout: Duration) -> Ctranslate2Settings {
         Ctranslate2Settings { url: url.into(), secret: secret.into(), timeout }

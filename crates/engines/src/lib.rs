@@ -18,7 +18,8 @@
 //! source language when the client sent none: through the language-tools service
 //! ([`language_tools`], which also corrects texts) when one is configured, else, and whenever
 //! it fails, with the built-in [`detect()`]. Requests carry the catalogue's languages, parsed
-//! once; each engine maps them to its back end's codes.
+//! once; each engine maps them to its back end's codes. [`speech::recognition`] asks the same
+//! inference service which spoken languages its speech models recognise (real-time voice's listing).
 //!
 //! The crate is platform-free: it reaches the network only through [`platform::OutboundHttp`],
 //! its settings through [`platform::Variables`] and its cache through [`platform::KeyValue`], so
@@ -35,6 +36,7 @@ mod edge;
 mod error;
 pub mod language_tools;
 pub mod openai;
+pub mod speech;
 mod text;
 
 #[cfg(test)]
