@@ -1,6 +1,7 @@
 //! Component `voice`: real-time voice sessions over HTTP (`/v3/voice/realtime` and `/v1/…`),
-//! and the internal routes the voice gateway uses: claims of single-use tokens, usage billed in
-//! milliseconds within the key's limit, translations of segments, endings.
+//! the internal routes the voice gateway uses: claims of single-use tokens, usage billed in
+//! milliseconds within the key's limit, translations of segments, endings; and the spoken terms
+//! lists admin keys manage (`/v2/admin/spoken-terms`) and sessions name.
 
 use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, Reply, TestApp, json};
 
@@ -157,8 +158,8 @@ fn every_parameter_is_checked_and_named() {
             "Value for 'glossary_id' not supported: not a glossary id.",
         ),
         (
-            json!({"source_media_content_type": "audio/auto", "spoken_terms_id": "7c4f1080-cfe2-41d4-8269-0e6ec15a0354"}),
-            "Value for 'spoken_terms_id' not supported: spoken terms lists are not available on this deployment yet.",
+            json!({"source_media_content_type": "audio/auto", "spoken_terms_id": "7c4f1080"}),
+            "Value for 'spoken_terms_id' not supported: not a UUID.",
         ),
     ];
     for (body, expected) in cases {
@@ -172,6 +173,12 @@ fn every_parameter_is_checked_and_named() {
         json!({"source_media_content_type": "audio/auto", "glossary_id": "def3a26b-3e84-45b3-84ae-0c0aaf3525f7"}),
     );
     assert_eq!(unknown.status, 404, "{}", unknown.text());
+    let terms = session(
+        &app,
+        &key,
+        json!({"source_media_content_type": "audio/auto", "spoken_terms_id": "7c4f1080-cfe2-41d4-8269-0e6ec15a0354"}),
+    );
+    assert_eq!((terms.status, message(&terms)), (404, "Spoken terms list not found.".to_owned()), "{}", terms.text());
     let speech =
         session(&app, &key, json!({"source_media_content_type": "audio/auto", "target_media_languages": ["de"]}));
     assert_eq!(speech.status, 403, "{}", speech.text());
@@ -346,4 +353,226 @@ fn internal_routes_need_the_gateway_secret_and_voice_needs_its_secrets() {
     assert_eq!(message(&reply), "Real-time voice is not set up on this deployment.");
     let reply = gateway(&bare, "claim", json!({"token": "x"}));
     assert_eq!(reply.status, 503, "{}", reply.text());
+}
+
+/// An admin call with a JSON body (none for `GET` and `DELETE`).
+fn admin_call(app: &TestApp, method: &str, path: &str, admin_key: &str, body: Option<Json>) -> Reply {
+    let authorization = format!("Service-Auth-Key {admin_key}");
+    match body {
+        Some(body) => app.request(
+            method,
+            path,
+            &[("authorization", &authorization), ("content-type", "application/json")],
+            Some(body.to_string().as_bytes()),
+        ),
+        None => app.call(method, path, admin_key),
+    }
+}
+
+const SPOKEN_TERMS: &str = "/v2/admin/spoken-terms";
+
+fn terms_list(app: &TestApp, admin_key: &str, name: &str, terms: &[&str]) -> Json {
+    let reply = admin_call(app, "POST", SPOKEN_TERMS, admin_key, Some(json!({"name": name, "terms": terms})));
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()
+}
+
+#[test]
+fn admin_keys_create_read_list_replace_and_delete_spoken_terms_lists() {
+    let (app, _) = app();
+    let admin = BOOTSTRAP_ADMIN_KEY;
+    let created = terms_list(&app, admin, "  Products ", &[" Glossa", "Spin ", "WebAssembly"]);
+    let id = created["spoken_terms_id"].as_str().expect("an id").to_owned();
+    assert_eq!(id.len(), 36, "{id}");
+    assert_eq!(created["name"], "Products");
+    assert_eq!(created["terms"], json!(["Glossa", "Spin", "WebAssembly"]));
+    let created_at = created["creation_time"].as_str().unwrap().to_owned();
+    assert!(created_at.ends_with('Z') && created_at.len() == 24, "{created_at}");
+    assert_eq!(created["updated_time"], created["creation_time"]);
+    let path = format!("{SPOKEN_TERMS}/{id}");
+
+    let read = admin_call(&app, "GET", &path, admin, None);
+    assert_eq!((read.status, read.json()), (200, created.clone()), "{}", read.text());
+    let upper = admin_call(&app, "GET", &format!("{SPOKEN_TERMS}/{}", id.to_uppercase()), admin, None);
+    assert_eq!(upper.status, 200, "a UUID in any case: {}", upper.text());
+
+    // A form body repeats `terms`.
+    let authorization = format!("Service-Auth-Key {admin}");
+    let form = app.request(
+        "POST",
+        SPOKEN_TERMS,
+        &[("authorization", &authorization), ("content-type", "application/x-www-form-urlencoded")],
+        Some(b"name=Places&terms=Zurich&terms=Lausanne"),
+    );
+    assert_eq!(form.status, 201, "{}", form.text());
+    assert_eq!(form.json()["terms"], json!(["Zurich", "Lausanne"]));
+    let listed = admin_call(&app, "GET", SPOKEN_TERMS, admin, None);
+    assert_eq!(listed.status, 200, "{}", listed.text());
+    assert_eq!(listed.json(), json!({"spoken_terms": [created, form.json()]}), "oldest first, with their terms");
+
+    let renamed = admin_call(&app, "PUT", &path, admin, Some(json!({"name": "Brands"})));
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    assert_eq!(
+        (renamed.json()["name"].clone(), renamed.json()["terms"].clone()),
+        (json!("Brands"), created["terms"].clone())
+    );
+    let replaced = admin_call(&app, "PUT", &path, admin, Some(json!({"terms": ["SQLite", "Glossa"]})));
+    assert_eq!(replaced.status, 200, "{}", replaced.text());
+    let replaced = replaced.json();
+    assert_eq!((replaced["name"].clone(), replaced["terms"].clone()), (json!("Brands"), json!(["SQLite", "Glossa"])));
+    assert_eq!(replaced["creation_time"], created_at);
+    let both = admin_call(&app, "PUT", &path, admin, Some(json!({"name": "Both", "terms": ["One"]}))).json();
+    assert_eq!((both["name"].clone(), both["terms"].clone()), (json!("Both"), json!(["One"])));
+
+    let deleted = admin_call(&app, "DELETE", &path, admin, None);
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    assert!(deleted.body.is_empty());
+    for method in ["GET", "DELETE"] {
+        let gone = admin_call(&app, method, &path, admin, None);
+        assert_eq!((gone.status, message(&gone)), (404, "Spoken terms list not found.".to_owned()), "{method}");
+    }
+    let gone = admin_call(&app, "PUT", &path, admin, Some(json!({"name": "x"})));
+    assert_eq!(gone.status, 404, "{}", gone.text());
+    assert_eq!(admin_call(&app, "GET", SPOKEN_TERMS, admin, None).json()["spoken_terms"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn spoken_terms_lists_refuse_what_is_wrong_by_name_and_only_admins_of_their_subscription_see_them() {
+    let (app, developer) = app();
+    let admin = BOOTSTRAP_ADMIN_KEY;
+    let long_term = "t".repeat(101);
+    let many: Vec<String> = (0..251).map(|n| format!("term {n}")).collect();
+    let wide: Vec<String> = (0..11).map(|n| format!("{n:02}{}", "x".repeat(88))).collect();
+    let cases = [
+        (json!({"terms": ["a"]}), "Parameter 'name' not specified"),
+        (json!({"name": "n"}), "Parameter 'terms' not specified"),
+        (json!({"name": " ", "terms": ["a"]}), "Value for 'name' not supported: the name may not be empty."),
+        (
+            json!({"name": "n".repeat(1025), "terms": ["a"]}),
+            "Value for 'name' not supported: the name may hold at most 1024 characters.",
+        ),
+        (json!({"name": ["n"], "terms": ["a"]}), "Value for 'name' not supported."),
+        (json!({"name": "n", "terms": 5}), "Value for 'terms' not supported."),
+        (json!({"name": "n", "terms": []}), "Value for 'terms' not supported: give at least one term."),
+        (json!({"name": "n", "terms": ["a", "  "]}), "Value for 'terms' not supported: term 2 is empty."),
+        (
+            json!({"name": "n", "terms": [long_term]}),
+            "Value for 'terms' not supported: term 1 is longer than 100 characters.",
+        ),
+        (
+            json!({"name": "n", "terms": ["line\nbreak"]}),
+            "Value for 'terms' not supported: term 1 holds a control character (a line break, a tab).",
+        ),
+        (
+            json!({"name": "n", "terms": ["Glossa", "glossa "]}),
+            "Value for 'terms' not supported: 'glossa' is listed twice.",
+        ),
+        (
+            json!({"name": "n", "terms": many}),
+            "Value for 'terms' not supported: a list holds at most 250 terms; 251 were given.",
+        ),
+        (
+            json!({"name": "n", "terms": wide}),
+            "Value for 'terms' not supported: the terms together hold 1010 characters (joined by \", \"); at most 1000 fit the recogniser's prompt.",
+        ),
+    ];
+    for (body, expected) in cases {
+        let reply = admin_call(&app, "POST", SPOKEN_TERMS, admin, Some(body.clone()));
+        assert_eq!(reply.status, 400, "{body}: {}", reply.text());
+        assert_eq!(message(&reply), expected, "{body}");
+    }
+    let list = terms_list(&app, admin, "Mine", &["Glossa"]);
+    let path = format!("{SPOKEN_TERMS}/{}", list["spoken_terms_id"].as_str().unwrap());
+    let empty = admin_call(&app, "PUT", &path, admin, Some(json!({})));
+    assert_eq!((empty.status, message(&empty)), (400, "Parameter 'name' or 'terms' not specified".to_owned()));
+    let bad = admin_call(&app, "PUT", &path, admin, Some(json!({"name": "ok", "terms": ["a", "A"]})));
+    assert_eq!((bad.status, message(&bad)), (400, "Value for 'terms' not supported: 'A' is listed twice.".to_owned()));
+    assert_eq!(admin_call(&app, "GET", &path, admin, None).json(), list, "a refused change changes nothing");
+    for method in ["GET", "PUT", "DELETE"] {
+        let reply = admin_call(&app, method, &format!("{SPOKEN_TERMS}/not-a-uuid"), admin, Some(json!({"name": "x"})));
+        assert_eq!(reply.status, 400, "{method}: {}", reply.text());
+        assert_eq!(message(&reply), "Value for 'spoken_terms_id' not supported: not a UUID.");
+        let unknown = format!("{SPOKEN_TERMS}/7c4f1080-cfe2-41d4-8269-0e6ec15a0354");
+        assert_eq!(admin_call(&app, method, &unknown, admin, Some(json!({"name": "x"}))).status, 404, "{method}");
+    }
+    assert_eq!(admin_call(&app, "PATCH", &path, admin, Some(json!({"name": "x"}))).status, 405);
+    assert_eq!(admin_call(&app, "DELETE", SPOKEN_TERMS, admin, None).status, 405);
+    assert_eq!(admin_call(&app, "GET", &format!("{path}/terms"), admin, None).status, 404);
+
+    // Developer keys, and no key, get 403, as everywhere in the admin API.
+    for (method, route) in
+        [("GET", SPOKEN_TERMS), ("POST", SPOKEN_TERMS), ("GET", &path), ("PUT", &path), ("DELETE", &path)]
+    {
+        let reply = admin_call(&app, method, route, &developer, Some(json!({"name": "x", "terms": ["y"]})));
+        assert_eq!(reply.status, 403, "{method} {route}: {}", reply.text());
+    }
+    assert_eq!(app.get(SPOKEN_TERMS).status, 403);
+
+    // Another subscription's admin sees none of them, and cannot change or delete them.
+    let (_, other_admin) = app.create_subscription("pro");
+    assert_eq!(admin_call(&app, "GET", SPOKEN_TERMS, &other_admin, None).json(), json!({"spoken_terms": []}));
+    for method in ["GET", "PUT", "DELETE"] {
+        let reply = admin_call(&app, method, &path, &other_admin, Some(json!({"name": "theirs"})));
+        assert_eq!((reply.status, message(&reply)), (404, "Spoken terms list not found.".to_owned()), "{method}");
+    }
+    assert_eq!(admin_call(&app, "GET", &path, admin, None).json(), list);
+    // Nor may its keys' sessions name them.
+    let other_key = app.create_developer_key(&other_admin, None)["key"].as_str().unwrap().to_owned();
+    let theirs = session(
+        &app,
+        &other_key,
+        json!({"source_media_content_type": "audio/auto", "spoken_terms_id": list["spoken_terms_id"]}),
+    );
+    assert_eq!(
+        (theirs.status, message(&theirs)),
+        (404, "Spoken terms list not found.".to_owned()),
+        "{}",
+        theirs.text()
+    );
+
+    // A subscription holds at most 100 lists.
+    for n in 0..100 {
+        terms_list(&app, &other_admin, &format!("list {n}"), &["term"]);
+    }
+    let over = admin_call(&app, "POST", SPOKEN_TERMS, &other_admin, Some(json!({"name": "one more", "terms": ["x"]})));
+    assert_eq!(over.status, 456, "{}", over.text());
+    assert_eq!(message(&over), "Quota exceeded. The maximum number of spoken terms lists (100) has been reached.");
+}
+
+#[test]
+fn a_session_names_its_subscriptions_list_and_the_gateway_claim_carries_its_terms() {
+    let (app, key) = app();
+    let list = terms_list(&app, BOOTSTRAP_ADMIN_KEY, "Products", &["Glossa", "Spin"]);
+    let id = list["spoken_terms_id"].as_str().unwrap();
+    let body = json!({"source_media_content_type": "audio/auto", "target_languages": ["de"], "spoken_terms_id": id.to_uppercase()});
+    let answer = opened(&app, &key, body.clone());
+
+    // The terms are read when the gateway claims the token: a change made since counts.
+    let path = format!("{SPOKEN_TERMS}/{id}");
+    let put = admin_call(&app, "PUT", &path, BOOTSTRAP_ADMIN_KEY, Some(json!({"terms": ["Glossa", "WebAssembly"]})));
+    assert_eq!(put.status, 200, "{}", put.text());
+    let claimed = gateway(&app, "claim", json!({"token": answer["token"]}));
+    assert_eq!(claimed.status, 200, "{}", claimed.text());
+    let claimed = claimed.json();
+    assert_eq!(claimed["spoken_terms"], json!(["Glossa", "WebAssembly"]));
+    assert_eq!(claimed["parameters"]["spoken_terms"], json!(["Glossa", "WebAssembly"]), "where the gateway reads them");
+    assert_eq!(claimed["parameters"]["spoken_terms_id"], id);
+
+    // A reconnect's claim reads them again; a deleted list leaves the session without terms.
+    let next = reconnect(&app, &key, answer["token"].as_str().unwrap(), "v3").json();
+    assert_eq!(admin_call(&app, "DELETE", &path, BOOTSTRAP_ADMIN_KEY, None).status, 204);
+    let claimed = gateway(&app, "claim", json!({"token": next["token"]}));
+    assert_eq!(claimed.status, 200, "{}", claimed.text());
+    assert_eq!(claimed.json()["spoken_terms"], json!([]));
+    // A new session cannot name the deleted list.
+    let gone = session(&app, &key, body);
+    assert_eq!((gone.status, message(&gone)), (404, "Spoken terms list not found.".to_owned()), "{}", gone.text());
+
+    // Without a list, the claim carries none.
+    let plain = opened(&app, &key, pcm());
+    let claimed = gateway(&app, "claim", json!({"token": plain["token"]})).json();
+    assert_eq!(
+        (claimed["spoken_terms"].clone(), claimed["parameters"]["spoken_terms_id"].clone()),
+        (json!([]), Json::Null)
+    );
 }

@@ -314,6 +314,33 @@ def check_voice(check, developer, admin, unknown, gateway):
     check("POST", f"{internal}/end", gateway, {"json": {"session_id": session, "connection": 1, "reason": "later"}}, 400)
     check("POST", f"{internal}/end", gateway, {"json": {"session_id": session, "connection": 1, "reason": "completed"}}, 204)
     check("POST", f"{internal}/usage", gateway, {"json": {**report, "sequence": 2}}, 409)
+    check_spoken_terms(check, developer, admin, unknown, gateway, pcm)
+
+
+def check_spoken_terms(check, developer, admin, unknown, gateway, pcm):
+    """Every spoken terms list operation (admin keys), and a session whose claim carries the terms."""
+    lists = "/v2/admin/spoken-terms"
+    created = check("POST", lists, admin, {"json": {"name": "openapi terms", "terms": ["Glossa", "Spin"]}}, 201)
+    check("POST", lists, admin, {"data": {"name": "form terms", "terms": ["Zurich", "Lausanne"]}}, 201)
+    check("POST", lists, admin, {"json": {"name": "n", "terms": ["x" * 101]}}, 400)
+    check("POST", lists, developer, {"json": {"name": "n", "terms": ["a"]}}, 403)
+    check("GET", lists, admin, {}, 200)
+    check("GET", lists, developer, {}, 403)
+    one = f"{lists}/{field(created, 'spoken_terms_id')}"
+    check("GET", one, admin, {}, 200)
+    check("GET", f"{lists}/{unknown}", admin, {}, 404)
+    check("GET", f"{lists}/not-a-uuid", admin, {}, 400)
+    check("PUT", one, admin, {"json": {"terms": ["Glossa", "WebAssembly"]}}, 200)
+    check("PUT", one, admin, {"json": {}}, 400)
+    check("PUT", f"{lists}/{unknown}", admin, {"json": {"name": "x"}}, 404)
+    check("PUT", one, developer, {"json": {"name": "x"}}, 403)
+    opened = check("POST", "/v3/voice/realtime", developer, {"json": {**pcm, "spoken_terms_id": field(created, "spoken_terms_id")}}, 200)
+    check("POST", "/v3/voice/realtime", developer, {"json": {**pcm, "spoken_terms_id": unknown}}, 404)
+    check("POST", "/internal/voice/claim", gateway, {"json": {"token": field(opened, "token")}}, 200)
+    check("DELETE", one, developer, {}, 403)
+    check("DELETE", one, admin, {}, 204)
+    check("DELETE", one, admin, {}, 404)
+    check("DELETE", f"{lists}/not-a-uuid", admin, {}, 400)
 
 
 def check_documents(check, developer, admin, unknown):

@@ -1,5 +1,5 @@
-//! Component `voice`: real-time voice sessions, for developer keys, and the calls of the voice
-//! gateway that carries their audio.
+//! Component `voice`: real-time voice sessions, for developer keys, the calls of the voice
+//! gateway that carries their audio, and the spoken terms lists sessions name, for admin keys.
 //!
 //! * `POST /v3/voice/realtime` (and `/v1/…`): a session → `streaming_url`, `token`, `session_id`
 //! * `GET /v3/voice/realtime?token=` (and `/v1/…`): reconnect → the same, with a fresh token
@@ -7,9 +7,13 @@
 //!   `milliseconds`), `/translate` (`session_id`, `texts`, `source_lang`, `target_lang`) and
 //!   `/end` (`session_id`, `connection`, `reason`): the gateway's, admitted by
 //!   `Authorization: Bearer <voice_gateway_secret>`
+//! * `POST /v2/admin/spoken-terms` (`name`, `terms`) → 201 the list; `GET` → `spoken_terms`,
+//!   every list with its terms; `GET`, `PUT` (`name`, `terms` or both, replacing) and `DELETE`
+//!   `/v2/admin/spoken-terms/{id}`: spoken terms lists (beta), for admin keys
 //!
 //! Without `voice_token_secret` (or, for the internal routes, `voice_gateway_secret`) the
-//! deployment has no real-time voice: those routes answer 503.
+//! deployment has no real-time voice: those routes answer 503. Spoken terms lists are managed
+//! either way.
 
 use accounts::Access;
 use api::{ApiError, ApiResponse, Request};
@@ -17,6 +21,7 @@ use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 use voice_sessions::gateway::{self, GatewaySecret};
+use voice_sessions::spoken_terms::store as spoken_terms;
 use voice_sessions::store;
 use voice_sessions::{PUBLIC_URL_VARIABLE, TokenSecret};
 
@@ -27,31 +32,41 @@ fn handle(request: IncomingRequest, out: ResponseOutparam) {
 
 /// What a path of this component names.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Endpoint {
+enum Endpoint<'a> {
     /// `/v3/voice/realtime` or `/v1/voice/realtime`, with the path's version.
     Sessions(&'static str),
     Claim,
     Usage,
     Translate,
     End,
+    /// `/v2/admin/spoken-terms`.
+    SpokenTerms,
+    /// `/v2/admin/spoken-terms/{id}`, with the id as the path gives it.
+    SpokenTermsList(&'a str),
 }
 
-impl Endpoint {
-    fn of(path: &str) -> Option<Endpoint> {
-        match path.trim_end_matches('/') {
+impl Endpoint<'_> {
+    fn of(path: &str) -> Option<Endpoint<'_>> {
+        let path = path.trim_end_matches('/');
+        if let Some(id) = path.strip_prefix("/v2/admin/spoken-terms/") {
+            return (!id.contains('/')).then_some(Endpoint::SpokenTermsList(id));
+        }
+        match path {
             "/v3/voice/realtime" => Some(Endpoint::Sessions("v3")),
             "/v1/voice/realtime" => Some(Endpoint::Sessions("v1")),
             "/internal/voice/claim" => Some(Endpoint::Claim),
             "/internal/voice/usage" => Some(Endpoint::Usage),
             "/internal/voice/translate" => Some(Endpoint::Translate),
             "/internal/voice/end" => Some(Endpoint::End),
+            "/v2/admin/spoken-terms" => Some(Endpoint::SpokenTerms),
             _ => None,
         }
     }
 
     fn methods(self) -> &'static [&'static str] {
         match self {
-            Endpoint::Sessions(_) => &["POST", "GET"],
+            Endpoint::Sessions(_) | Endpoint::SpokenTerms => &["POST", "GET"],
+            Endpoint::SpokenTermsList(_) => &["GET", "PUT", "DELETE"],
             _ => &["POST"],
         }
     }
@@ -65,6 +80,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     let host = Host::for_request(request)?;
     match endpoint {
         Endpoint::Sessions(version) => session(request, &host.services(), version),
+        Endpoint::SpokenTerms | Endpoint::SpokenTermsList(_) => spoken_terms_lists(request, &host.services(), endpoint),
         _ => internal(request, &host, endpoint),
     }
 }
@@ -86,6 +102,31 @@ fn session(request: &Request, services: &Services<'_>, version: &str) -> Result<
         voice_sessions::open(services, &principal, parameters, &secret, &public_url, version)?
     };
     Ok(ApiResponse::json(200, &answer))
+}
+
+/// Spoken terms lists, for admin keys: each list of the admin's subscription.
+fn spoken_terms_lists(request: &Request, services: &Services<'_>, endpoint: Endpoint) -> Result<ApiResponse, ApiError> {
+    let (admin, params) = accounts::authenticate_request(services, request, Access::Admin)?;
+    let subscription = admin.subscription.id.as_str();
+    let Endpoint::SpokenTermsList(raw_id) = endpoint else {
+        if request.method == "POST" {
+            let list = voice_sessions::new_spoken_terms(&params)?;
+            return Ok(ApiResponse::json(201, &spoken_terms::create(services, subscription, &list)?));
+        }
+        return Ok(ApiResponse::json(200, &spoken_terms::listing(services.db, subscription)?));
+    };
+    let id = voice_sessions::spoken_terms_id(raw_id)?;
+    match request.method.as_str() {
+        "PUT" => {
+            let change = voice_sessions::spoken_terms_change(&params)?;
+            Ok(ApiResponse::json(200, &spoken_terms::replace(services, subscription, &id, &change)?))
+        }
+        "DELETE" => {
+            spoken_terms::delete(services.db, subscription, &id)?;
+            Ok(ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() })
+        }
+        _ => Ok(ApiResponse::json(200, &spoken_terms::get(services.db, subscription, &id)?)),
+    }
 }
 
 /// The gateway's calls, once its secret is checked.
@@ -123,6 +164,8 @@ fn internal(request: &Request, host: &Host, endpoint: Endpoint) -> Result<ApiRes
             store::end(&services, &id, connection, ending)?;
             Ok(ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() })
         }
-        Endpoint::Sessions(_) => unreachable!("sessions are not internal"),
+        Endpoint::Sessions(_) | Endpoint::SpokenTerms | Endpoint::SpokenTermsList(_) => {
+            unreachable!("sessions and spoken terms lists are not internal")
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! `POST /v3/voice/realtime` and its reconnect: a session for a developer key, and the token
-//! and URL its client connects to the gateway with.
+//! and URL its client connects to the gateway with. The glossary and the spoken terms list a
+//! session names must be its subscription's.
 
 use accounts::{Plan, Principal};
 use platform::{DbError, Id, Services};
 use serde::Serialize;
 
 use crate::request::SessionParameters;
+use crate::spoken_terms::{self, store::TermsError};
 use crate::store::{self, Session, SessionError};
 use crate::token::{TOKEN_LIFETIME_MS, Token, TokenError, TokenSecret};
 
@@ -29,6 +31,9 @@ pub enum OpenError {
     SpeechNotEnabled,
     #[error("Glossary {0} not found.")]
     GlossaryNotFound(String),
+    /// Unknown, or another subscription's.
+    #[error("Spoken terms list not found.")]
+    SpokenTermsNotFound,
     #[error("Quota for this billing period has been exceeded: no speech-to-text time is left.")]
     QuotaExceeded,
     #[error(transparent)]
@@ -97,6 +102,14 @@ pub fn open(
         match glossary::store::get(services.db, &principal.subscription.id, &id) {
             Ok(_) => {}
             Err(glossary::GlossaryError::NotFound) => return Err(OpenError::GlossaryNotFound(id.to_string())),
+            Err(error) => return Err(DbError::Other(error.to_string()).into()),
+        }
+    }
+    if let Some(id) = parameters.spoken_terms_id.as_deref().and_then(Id::parse) {
+        match spoken_terms::store::get(services.db, &principal.subscription.id, &id) {
+            Ok(_) => {}
+            Err(TermsError::NotFound) => return Err(OpenError::SpokenTermsNotFound),
+            Err(TermsError::Store(error)) => return Err(error.into()),
             Err(error) => return Err(DbError::Other(error.to_string()).into()),
         }
     }

@@ -1,5 +1,6 @@
-//! What the HTTP edge needs from voice: session requests from their parameters, the gateway's
-//! calls from their bodies, and the answer for each failure.
+//! What the HTTP edge needs from voice: session requests from their parameters, spoken terms
+//! lists from theirs and their ids from paths, the gateway's calls from their bodies, and the
+//! answer for each failure.
 
 use api::{ApiError, Params};
 use platform::Id;
@@ -7,6 +8,8 @@ use platform::Id;
 use crate::broker::OpenError;
 use crate::gateway::{ClaimError, TranslateError, UsageAnswer};
 use crate::request::{RawSessionRequest, RequestError, SessionParameters};
+use crate::spoken_terms::request::{NewTermsList, RawTermsList, TermsChange};
+use crate::spoken_terms::store::TermsError;
 use crate::store::{Ending, SessionError, UsageOutcome, UsageReport};
 use crate::token::TokenError;
 
@@ -26,6 +29,26 @@ pub fn session_request(params: &Params) -> Result<SessionParameters, ApiError> {
         formality: params.string("formality")?,
     };
     Ok(raw.parse()?)
+}
+
+/// A spoken terms list's id from a path (`/v2/admin/spoken-terms/{id}`): anything but a UUID
+/// is a 400.
+pub fn spoken_terms_id(raw: &str) -> Result<Id, ApiError> {
+    Id::parse(raw.trim()).ok_or_else(|| ApiError::bad_request("Value for 'spoken_terms_id' not supported: not a UUID."))
+}
+
+/// `POST /v2/admin/spoken-terms`: `name` and `terms`.
+pub fn new_spoken_terms(params: &Params) -> Result<NewTermsList, ApiError> {
+    Ok(raw_terms_list(params)?.parse_new()?)
+}
+
+/// `PUT /v2/admin/spoken-terms/{id}`: `name`, `terms` or both.
+pub fn spoken_terms_change(params: &Params) -> Result<TermsChange, ApiError> {
+    Ok(raw_terms_list(params)?.parse_change()?)
+}
+
+fn raw_terms_list(params: &Params) -> Result<RawTermsList, ApiError> {
+    Ok(RawTermsList { name: params.string("name")?, terms: params.strings("terms")? })
 }
 
 /// The `token` of a reconnect or a claim.
@@ -123,10 +146,20 @@ impl From<OpenError> for ApiError {
     fn from(error: OpenError) -> ApiError {
         match error {
             OpenError::FreePlan | OpenError::SpeechNotEnabled => ApiError::new(403, error.to_string()),
-            OpenError::GlossaryNotFound(_) => ApiError::not_found(error.to_string()),
+            OpenError::GlossaryNotFound(_) | OpenError::SpokenTermsNotFound => ApiError::not_found(error.to_string()),
             OpenError::QuotaExceeded => ApiError::new(456, error.to_string()),
             OpenError::Token(error) => error.into(),
             OpenError::Session(error) => error.into(),
+        }
+    }
+}
+
+impl From<TermsError> for ApiError {
+    fn from(error: TermsError) -> ApiError {
+        match error {
+            TermsError::NotFound => ApiError::not_found(error.to_string()),
+            TermsError::TooManyLists => ApiError::new(456, error.to_string()),
+            TermsError::Store(cause) => ApiError::internal(&cause),
         }
     }
 }
@@ -159,5 +192,43 @@ impl From<TranslateError> for ApiError {
             TranslateError::Invalid(..) => ApiError::bad_request(error.to_string()),
             TranslateError::Translation(error) => error.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(body: &str) -> Params {
+        Params::from_json(body.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn spoken_terms_lists_are_read_from_json_and_forms_and_their_ids_from_paths() {
+        let error = spoken_terms_id("nope").unwrap_err();
+        assert_eq!(
+            (error.status, error.message.as_str()),
+            (400, "Value for 'spoken_terms_id' not supported: not a UUID.")
+        );
+        assert!(spoken_terms_id("DEF3A26B-3E84-45B3-84AE-0C0AAF3525F7").is_ok());
+        let list = new_spoken_terms(&json(r#"{"name": "n", "terms": "one"}"#)).unwrap();
+        assert_eq!(list.terms, ["one"], "a single string is a list of one");
+        let error = new_spoken_terms(&json(r#"{"name": {}, "terms": ["a"]}"#)).unwrap_err();
+        assert_eq!((error.status, error.message.as_str()), (400, "Value for 'name' not supported."));
+        let error = new_spoken_terms(&json(r#"{"name": "n", "terms": [1]}"#)).unwrap_err();
+        assert_eq!(error.message, "Value for 'terms' not supported.");
+        let change = spoken_terms_change(&Params::from_form(b"terms=a&terms=b")).unwrap();
+        assert_eq!((change.name, change.terms), (None, Some(vec!["a".to_owned(), "b".to_owned()])));
+        let error = spoken_terms_change(&json("{}")).unwrap_err();
+        assert_eq!(error.message, "Parameter 'name' or 'terms' not specified");
+    }
+
+    #[test]
+    fn spoken_terms_failures_answer_their_statuses() {
+        let not_found = ApiError::from(TermsError::NotFound);
+        assert_eq!((not_found.status, not_found.message.as_str()), (404, "Spoken terms list not found."));
+        assert_eq!(ApiError::from(TermsError::TooManyLists).status, 456);
+        let session = ApiError::from(OpenError::SpokenTermsNotFound);
+        assert_eq!((session.status, session.message.as_str()), (404, "Spoken terms list not found."));
     }
 }

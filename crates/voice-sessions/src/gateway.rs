@@ -1,5 +1,6 @@
 //! What the voice gateway asks of the application, through the internal routes
-//! `/internal/voice/*`: claim a token, report usage, translate concluded segments, end a
+//! `/internal/voice/*`: claim a token (the answer carries the terms of the session's spoken terms
+//! list, read at the claim), report usage, translate concluded segments, end a
 //! connection. The gateway has no database of its own; it proves itself with the shared secret
 //! of variable [`GATEWAY_SECRET_VARIABLE`].
 
@@ -11,6 +12,7 @@ use subtle::ConstantTimeEq;
 use translation::{RawTranslateRequest, Sources, TranslateRequest};
 
 use crate::request::SessionParameters;
+use crate::spoken_terms::{self, store::TermsError};
 use crate::store::{self, Session, SessionError};
 use crate::token::{TokenError, TokenSecret};
 
@@ -40,16 +42,51 @@ impl GatewaySecret {
 }
 
 /// What a claim answers the gateway: the session's parameters and what it may still use.
-#[derive(Debug, Serialize)]
+///
+/// The gateway reads the terms inside `parameters` (`parameters.spoken_terms`); they are
+/// answered there and, as documented first, beside `parameters` too.
+#[derive(Debug)]
 pub struct Claimed {
     pub session_id: String,
     /// The token generation this connection was opened with; its usage reports name it.
     pub connection: i64,
     pub parameters: SessionParameters,
-    /// The terms of the session's spoken terms list (none: lists are not available yet).
+    /// The terms of the session's spoken terms list as it is at the claim, in order; none when
+    /// the session names no list, or the list was deleted since.
     pub spoken_terms: Vec<String>,
     /// Milliseconds the key and subscription still allow; `None`: no limit.
     pub remaining_ms: Option<i64>,
+}
+
+/// [`Claimed`] as it is sent.
+#[derive(Serialize)]
+struct ClaimedWire<'a> {
+    session_id: &'a str,
+    connection: i64,
+    parameters: ParametersWire<'a>,
+    spoken_terms: &'a [String],
+    remaining_ms: Option<i64>,
+}
+
+/// The session's parameters with the list's terms.
+#[derive(Serialize)]
+struct ParametersWire<'a> {
+    #[serde(flatten)]
+    parameters: &'a SessionParameters,
+    spoken_terms: &'a [String],
+}
+
+impl Serialize for Claimed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ClaimedWire {
+            session_id: &self.session_id,
+            connection: self.connection,
+            parameters: ParametersWire { parameters: &self.parameters, spoken_terms: &self.spoken_terms },
+            spoken_terms: &self.spoken_terms,
+            remaining_ms: self.remaining_ms,
+        }
+        .serialize(serializer)
+    }
 }
 
 /// Why a gateway could not claim a token.
@@ -77,13 +114,28 @@ fn claimed(services: &Services<'_>, session: Session) -> Result<Claimed, Session
         metering::ReportError::Store(error) => SessionError::Store(error),
         other => SessionError::Store(platform::DbError::Other(other.to_string())),
     })?;
+    let spoken_terms = spoken_terms_of(services, &session)?;
     Ok(Claimed {
         session_id: session.id.to_string(),
         connection: session.claimed_generation,
         parameters: session.parameters,
-        spoken_terms: Vec::new(),
+        spoken_terms,
         remaining_ms,
     })
+}
+
+/// The terms of the list `session` names, read now, from its subscription's lists; none when it
+/// names none or the list has been deleted since the session was opened.
+fn spoken_terms_of(services: &Services<'_>, session: &Session) -> Result<Vec<String>, SessionError> {
+    let Some(id) = session.parameters.spoken_terms_id.as_deref().and_then(Id::parse) else {
+        return Ok(Vec::new());
+    };
+    match spoken_terms::store::get(services.db, &session.subscription_id, &id) {
+        Ok(list) => Ok(list.terms),
+        Err(TermsError::NotFound) => Ok(Vec::new()),
+        Err(TermsError::Store(error)) => Err(SessionError::Store(error)),
+        Err(error) => Err(SessionError::Store(platform::DbError::Other(error.to_string()))),
+    }
 }
 
 /// What a usage report answers while the connection may go on.
@@ -108,6 +160,17 @@ pub enum TranslateError {
     Invalid(&'static str, String),
     #[error(transparent)]
     Translation(#[from] translation::TranslateError),
+}
+
+/// The source language of segments as translation takes it: the recogniser's code where the
+/// catalogue knows it as a source (whisper's `no` is `nb`), else none, and the text's language
+/// is detected (a recogniser may name languages the API does not translate from).
+fn source_language(code: &str) -> Option<String> {
+    let code = match code.trim().to_ascii_lowercase().as_str() {
+        "no" => "nb".to_owned(),
+        other => other.to_owned(),
+    };
+    catalogue::parse_source(&code).ok().map(|_| code)
 }
 
 /// The texts of concluded segments of session `id`, from `source` into `target` (one of the
@@ -137,7 +200,7 @@ pub fn translate(
     };
     let raw = RawTranslateRequest {
         text: Some(texts),
-        source_lang: Some(source.to_owned()),
+        source_lang: source_language(source),
         target_lang: Some(target.to_owned()),
         formality,
         ..RawTranslateRequest::default()

@@ -6,17 +6,21 @@
 //! * `token.rs`: tokens, signed with HMAC-SHA-256 under variable `voice_token_secret`, naming a
 //!   session and a generation, valid for [`TOKEN_LIFETIME_MS`] to connect.
 //! * `broker.rs`: [`open`] and [`reopen`] (reconnect): Pro plans only, speech time left, the
-//!   session's glossary found; the answer's `streaming_url` is variable `voice_public_url`'s.
+//!   session's glossary and spoken terms list found; the answer's `streaming_url` is variable
+//!   `voice_public_url`'s.
 //! * `store.rs`: the session record (`sql/0015_voice.sql`): single-use claims, usage reports
 //!   billed once in milliseconds within the key's and the subscription's speech limits, endings.
 //! * `gateway.rs`: the gateway's calls (`/internal/voice/*`), admitted by the shared secret of
 //!   variable `voice_gateway_secret`: the claim's answer and the translation of segments.
+//! * `spoken_terms.rs` (beta): spoken terms lists, a name and terms for each, managed by admin
+//!   keys (`/v2/admin/spoken-terms`); their limits, requests and store (`sql/0016_spoken_terms.sql`).
 //! * `edge.rs`: the only file that knows HTTP.
 
 mod broker;
 mod edge;
 pub mod gateway;
 mod request;
+pub mod spoken_terms;
 pub mod store;
 mod token;
 
@@ -24,7 +28,10 @@ mod token;
 mod tests;
 
 pub use broker::{OpenError, PUBLIC_URL_VARIABLE, StreamingAnswer, open, reopen};
-pub use edge::{ending, segments, session_id, session_request, token, usage_answer, usage_report};
+pub use edge::{
+    ending, new_spoken_terms, segments, session_id, session_request, spoken_terms_change, spoken_terms_id, token,
+    usage_answer, usage_report,
+};
 pub use request::{
     DEFAULT_TARGET_MEDIA_TYPE, MAX_SPEECH_TARGETS, MAX_TARGETS, MessageFormat, RawSessionRequest, RequestError,
     SOURCE_MEDIA_TYPES, SessionParameters, SourceLanguageMode, TARGET_MEDIA_TYPES, Voice,

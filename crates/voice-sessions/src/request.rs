@@ -90,6 +90,11 @@ pub struct SessionParameters {
     pub target_media_languages: Vec<String>,
     pub target_media_content_type: String,
     pub target_media_voice: Option<Voice>,
+    /// A spoken terms list's UUID, written as `platform::Id` writes it; whether the caller's
+    /// subscription has it is the broker's to check. (Sessions opened before lists existed
+    /// have none.)
+    #[serde(default)]
+    pub spoken_terms_id: Option<String>,
     /// A UUID, written as `platform::Id` writes it.
     pub glossary_id: Option<String>,
     pub formality: String,
@@ -126,6 +131,9 @@ pub enum Voice {
 pub enum RequestError {
     #[error("Parameter '{0}' not specified")]
     Missing(&'static str),
+    /// Neither of two parameters, of which one at least is needed.
+    #[error("Parameter '{0}' or '{1}' not specified")]
+    MissingEither(&'static str, &'static str),
     #[error("Value for '{name}' not supported: {reason}")]
     Unsupported { name: &'static str, reason: String },
 }
@@ -256,12 +264,12 @@ impl RawSessionRequest {
             }
             None => None,
         };
-        if let Some(id) = self.spoken_terms_id.filter(|id| !id.trim().is_empty()) {
-            if Id::parse(id.trim()).is_none() {
-                return Err(unsupported("spoken_terms_id", "not a UUID."));
+        let spoken_terms_id = match self.spoken_terms_id.filter(|id| !id.trim().is_empty()) {
+            Some(id) => {
+                Some(Id::parse(id.trim()).ok_or_else(|| unsupported("spoken_terms_id", "not a UUID."))?.to_string())
             }
-            return Err(unsupported("spoken_terms_id", "spoken terms lists are not available on this deployment yet."));
-        }
+            None => None,
+        };
         let formality = match self.formality.as_deref().map(str::trim) {
             None | Some("") => "default".to_owned(),
             Some(value @ ("default" | "formal" | "more" | "informal" | "less")) => value.to_owned(),
@@ -281,6 +289,7 @@ impl RawSessionRequest {
             target_media_languages,
             target_media_content_type,
             target_media_voice,
+            spoken_terms_id,
             glossary_id,
             formality,
         })
@@ -414,9 +423,22 @@ mod tests {
         let terms = RawSessionRequest { spoken_terms_id: Some("nope".into()), ..raw("audio/ogg") };
         assert_eq!(refused(terms), "Value for 'spoken_terms_id' not supported: not a UUID.");
         let terms = RawSessionRequest {
-            spoken_terms_id: Some("7c4f1080-cfe2-41d4-8269-0e6ec15a0354".into()),
+            spoken_terms_id: Some(" 7C4F1080-CFE2-41D4-8269-0E6EC15A0354 ".into()),
             ..raw("audio/ogg")
         };
-        assert!(refused(terms).contains("not available on this deployment yet"));
+        let parameters = terms.parse().unwrap();
+        assert_eq!(parameters.spoken_terms_id.as_deref(), Some("7c4f1080-cfe2-41d4-8269-0e6ec15a0354"));
+        let blank = RawSessionRequest { spoken_terms_id: Some(" ".into()), ..raw("audio/ogg") };
+        assert_eq!(blank.parse().unwrap().spoken_terms_id, None);
+    }
+
+    #[test]
+    fn parameters_stored_before_spoken_terms_lists_still_read() {
+        let stored = r#"{"source_media_content_type": "audio/ogg", "message_format": "json", "source_language": null,
+            "source_language_mode": "auto", "target_languages": [], "target_media_languages": [],
+            "target_media_content_type": "audio/webm;codecs=opus", "target_media_voice": null,
+            "glossary_id": null, "formality": "default"}"#;
+        let parameters: SessionParameters = serde_json::from_str(stored).unwrap();
+        assert_eq!(parameters.spoken_terms_id, None);
     }
 }

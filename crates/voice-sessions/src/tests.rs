@@ -226,6 +226,9 @@ fn segments_are_translated_into_the_session_targets_without_billing_characters()
         gateway::translate(&services, &engine, &detector, &id, texts.clone(), "en", "de").unwrap().translations;
     assert_eq!(german.len(), 2);
     assert_ne!(german, texts);
+    // A language the recogniser names but the API does not translate from is detected instead.
+    let hawaiian = gateway::translate(&services, &engine, &detector, &id, texts.clone(), "haw", "de").unwrap();
+    assert_eq!(hawaiian.translations.len(), 2);
     let error = gateway::translate(&services, &engine, &detector, &id, texts, "en", "es").unwrap_err();
     assert!(error.to_string().contains("'es' is not a target of this session"), "{error}");
     let usage = metering::usage_report(&services, &pro).unwrap();
