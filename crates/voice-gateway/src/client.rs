@@ -1,5 +1,7 @@
-//! A small JSON client for the two services the gateway calls (the application's internal voice routes
-//! and the inference service): hyper-util's pooled HTTP/1 client, a bearer secret, a timeout per call.
+//! A small JSON client for the services the gateway calls (the application's internal voice routes, the
+//! inference service, an OpenAI-compatible transcription server): hyper-util's pooled HTTP/1 client, a
+//! bearer secret, a timeout per call. Answers are JSON; requests are JSON or, for the transcription
+//! server, a multipart form.
 
 use std::time::Duration;
 
@@ -70,12 +72,22 @@ impl JsonClient {
     /// `POST path` with a JSON body: the status and the raw answer.
     pub async fn post<B: Serialize>(&self, path: &str, body: &B) -> Result<(StatusCode, Bytes), CallError> {
         let body = serde_json::to_vec(body).map_err(|error| CallError::Invalid(error.to_string()))?;
-        self.send(Method::POST, path, Bytes::from(body)).await
+        self.send(Method::POST, path, "application/json", Bytes::from(body)).await
+    }
+
+    /// `POST path` with a body of another type (a multipart form): the status and the raw answer.
+    pub async fn post_body(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: Bytes,
+    ) -> Result<(StatusCode, Bytes), CallError> {
+        self.send(Method::POST, path, content_type, body).await
     }
 
     /// `GET path`: the status and the raw answer.
     pub async fn get(&self, path: &str) -> Result<(StatusCode, Bytes), CallError> {
-        self.send(Method::GET, path, Bytes::new()).await
+        self.send(Method::GET, path, "application/json", Bytes::new()).await
     }
 
     /// `POST path` expecting `200` and a JSON answer; another status is [`CallError::Status`].
@@ -84,14 +96,20 @@ impl JsonClient {
         parse_ok(status, &answer)
     }
 
-    async fn send(&self, method: Method, path: &str, body: Bytes) -> Result<(StatusCode, Bytes), CallError> {
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        content_type: &str,
+        body: Bytes,
+    ) -> Result<(StatusCode, Bytes), CallError> {
         let mut request = Request::builder().method(method).uri(format!("{}{path}", self.base));
         // A service without a secret gets no credentials.
         if !self.secret.is_empty() {
             request = request.header(AUTHORIZATION, format!("Bearer {}", self.secret));
         }
         let request = request
-            .header(CONTENT_TYPE, "application/json")
+            .header(CONTENT_TYPE, content_type)
             .body(Full::new(body))
             .map_err(|error| CallError::Transport(error.to_string()))?;
         let call = async {

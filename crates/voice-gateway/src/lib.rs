@@ -3,7 +3,8 @@
 //! Spin has no inbound WebSocket, so this program terminates
 //! `GET /v3/voice/realtime/connect?token=…` and speaks the voice message protocol. It keeps no state of
 //! its own: a session's parameters come from the application's `voice` component (the broker), usage
-//! goes back to it, and speech recognition comes from the inference service.
+//! goes back to it, and speech recognition comes from the inference service (or, if the operator
+//! chooses, an OpenAI-compatible transcription server).
 //!
 //! * `server`: the HTTP server, the upgrade, `/health`, shutdown; the settings and limits.
 //! * `session`: one connection, from claim to close: checks, decoding, metering, limits.
@@ -12,7 +13,9 @@
 //! * `segmenter`: cutting recognised speech into tentative and concluded segments.
 //! * `pipeline`: recognition and translation of a session, and the end messages.
 //! * `meter`: usage reports.
-//! * `broker`, `recognizer`, `client`: the two services the gateway calls.
+//! * `broker`, `recognizer`, `client`: the services the gateway calls; `recognizer` is the recogniser
+//!   chosen at start: the inference service, or an OpenAI-compatible server (`openai`, which sends a
+//!   `wav` file in a `multipart` form and maps whisper's language names through `languages`).
 //!
 //! `main.rs` is the command line around them.
 
@@ -20,10 +23,14 @@ pub mod audio;
 pub mod broker;
 pub mod client;
 pub mod ffmpeg;
+pub mod languages;
 pub mod meter;
+pub mod multipart;
+pub mod openai;
 pub mod pipeline;
 pub mod protocol;
 pub mod recognizer;
 pub mod segmenter;
 pub mod server;
 pub mod session;
+pub mod wav;

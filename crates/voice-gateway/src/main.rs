@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use voice_gateway::broker::Broker;
 use voice_gateway::client::JsonClient;
+use voice_gateway::openai::OpenAiRecognizer;
 use voice_gateway::recognizer::Recognizer;
 use voice_gateway::server::{Gateway, Settings, serve};
 
@@ -34,6 +35,16 @@ struct Args {
     /// The inference service's secret.
     #[arg(long, env = "INFERENCE_SECRET", hide_env_values = true)]
     inference_secret: Option<String>,
+    /// Which recogniser transcribes speech: the inference service, or an OpenAI-compatible server
+    /// (`--openai-url`, `--openai-model`, and its API key in VOICE_OPENAI_API_KEY).
+    #[arg(long, env = "VOICE_RECOGNIZER", value_enum, default_value_t = RecognizerKind::Inference)]
+    recognizer: RecognizerKind,
+    /// The OpenAI-compatible server's origin (`http://gpu-box:8000`), for `--recognizer openai`.
+    #[arg(long, env = "VOICE_OPENAI_URL")]
+    openai_url: Option<String>,
+    /// The model to ask the OpenAI-compatible server for (`whisper-1`), for `--recognizer openai`.
+    #[arg(long, env = "VOICE_OPENAI_MODEL")]
+    openai_model: Option<String>,
     /// A path prefix before `/v3/voice/realtime/connect` (when a proxy forwards a sub-path as it is).
     #[arg(long, default_value = "")]
     public_path_prefix: String,
@@ -68,6 +79,19 @@ struct Args {
     #[arg(long, default_value_t = 5.0)]
     shutdown_grace: f64,
 }
+
+/// The recognisers to choose from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RecognizerKind {
+    /// The inference service (`--inference-url`).
+    Inference,
+    /// An OpenAI-compatible `/v1/audio/transcriptions` server (`--openai-url`).
+    Openai,
+}
+
+/// The environment variable that holds the OpenAI-compatible server's API key (no flag: a command line
+/// is visible to every user of the machine).
+const OPENAI_API_KEY: &str = "VOICE_OPENAI_API_KEY";
 
 /// Why the gateway could not run.
 #[derive(Debug, thiserror::Error)]
@@ -138,8 +162,62 @@ fn settings(args: &Args) -> Result<Settings, StartError> {
     Ok(settings)
 }
 
+/// The recogniser the operator chose. Recognising a long window on a CPU takes a while: 120 s per call.
+fn recognizer(args: &Args) -> Result<Recognizer, StartError> {
+    let timeout = Duration::from_secs(120);
+    match args.recognizer {
+        RecognizerKind::Inference => {
+            let secret = args.inference_secret.clone().unwrap_or_default();
+            Ok(Recognizer::inference(JsonClient::new(&args.inference_url, &secret, timeout)))
+        }
+        RecognizerKind::Openai => {
+            let url = args.openai_url.as_deref().map(str::trim).filter(|url| !url.is_empty()).ok_or_else(|| {
+                StartError::Invalid("--recognizer openai needs --openai-url (or VOICE_OPENAI_URL)".to_string())
+            })?;
+            // The gateway's HTTP client speaks plain HTTP only, like its other connections.
+            if !url.starts_with("http://") {
+                return Err(StartError::Invalid(
+                    "--openai-url must be an http:// origin (the gateway has no TLS client; put a TLS proxy beside it for https)"
+                        .to_string(),
+                ));
+            }
+            // The route is appended to the origin; a base URL ending in /v1 would ask for /v1/v1/….
+            if url.trim_end_matches('/').ends_with("/v1") {
+                return Err(StartError::Invalid(
+                    "--openai-url is the server's origin (http://gpu-box:8000), without /v1".to_string(),
+                ));
+            }
+            let model =
+                args.openai_model.as_deref().map(str::trim).filter(|model| !model.is_empty()).ok_or_else(|| {
+                    StartError::Invalid("--recognizer openai needs --openai-model (or VOICE_OPENAI_MODEL)".to_string())
+                })?;
+            let key = std::env::var(OPENAI_API_KEY).unwrap_or_default();
+            let client = JsonClient::new(url, key.trim(), timeout);
+            Ok(Recognizer::OpenAi(OpenAiRecognizer::new(client, model)))
+        }
+    }
+}
+
+/// Where recognition goes, for the start-up log (never the key).
+fn recognizer_target(args: &Args) -> String {
+    match args.recognizer {
+        RecognizerKind::Inference => args.inference_url.clone(),
+        RecognizerKind::Openai => format!(
+            "{} (model {}, {})",
+            args.openai_url.as_deref().unwrap_or_default().trim(),
+            args.openai_model.as_deref().unwrap_or_default().trim(),
+            if std::env::var(OPENAI_API_KEY).is_ok_and(|key| !key.trim().is_empty()) {
+                "with an API key"
+            } else {
+                "no API key"
+            },
+        ),
+    }
+}
+
 fn run(args: Args, secret: String) -> Result<(), StartError> {
     let settings = settings(&args)?;
+    let recognizer = recognizer(&args)?;
     let listen_error = |source| StartError::Listen { address: args.listen, source };
     let listener = std::net::TcpListener::bind(args.listen).map_err(listen_error)?;
     listener.set_nonblocking(true).map_err(listen_error)?;
@@ -149,12 +227,9 @@ fn run(args: Args, secret: String) -> Result<(), StartError> {
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener).map_err(listen_error)?;
         let broker = Broker::new(JsonClient::new(&args.app_url, &secret, Duration::from_secs(15)));
-        let inference_secret = args.inference_secret.clone().unwrap_or_default();
-        // Recognising a long window on a CPU takes a while.
-        let recognizer =
-            Recognizer::new(JsonClient::new(&args.inference_url, &inference_secret, Duration::from_secs(120)));
+        let kind = recognizer.kind();
         let gateway = Arc::new(Gateway::new(broker, recognizer, settings));
-        tracing::info!(app = %args.app_url, inference = %args.inference_url, "voice gateway ready");
+        tracing::info!(app = %args.app_url, recognizer = kind, speech = %recognizer_target(&args), "voice gateway ready");
         eprintln!("Serving http://{address}");
         serve(listener, gateway, shutdown_signal()).await;
         tracing::info!("stopped");

@@ -43,6 +43,9 @@ pub struct PipelineConfig {
     pub targets: Vec<String>,
     /// The language the recogniser must use (`source_language_mode: fixed`).
     pub fixed_language: Option<String>,
+    /// The session's `source_language` in auto mode: the language of a transcription whose recogniser
+    /// did not say which language it heard (an OpenAI-compatible server answering only `{"text"}`).
+    pub hint_language: Option<String>,
     /// The spoken terms, as the recogniser's prompt.
     pub prompt: Option<String>,
     pub segmenter: SegmenterConfig,
@@ -133,9 +136,10 @@ impl Pipeline {
         } else {
             self.transcribe(&window).await?
         };
-        let language = match &self.config.fixed_language {
-            Some(language) => language.clone(),
-            None => transcription.language.clone(),
+        let language = match (&self.config.fixed_language, &self.config.hint_language) {
+            (Some(language), _) => language.clone(),
+            (None, Some(hint)) if transcription.language.is_empty() => hint.clone(),
+            (None, _) => transcription.language.clone(),
         };
         let update = self.segmenter.apply(&window, &language, &transcription.segments, last);
         self.send(update, &language, output).await
@@ -169,7 +173,7 @@ impl Pipeline {
                 Err(RecognizeError::Failed(error)) if attempts < 2 => {
                     tracing::warn!(session = %self.config.session_id, %error, "transcription failed; retrying");
                 }
-                Err(RecognizeError::Failed(error)) => {
+                Err(RecognizeError::Failed(error) | RecognizeError::Refused(error)) => {
                     tracing::error!(session = %self.config.session_id, %error, "transcription failed");
                     return Err(ProtocolError::new(Reason::Internal, "Speech recognition failed"));
                 }

@@ -1,4 +1,9 @@
-//! The inference service's speech recognition (`POST /v1/speech/transcribe`).
+//! Speech recognition: the recogniser the operator chose, and the inference service's
+//! (`POST /v1/speech/transcribe`).
+//!
+//! [`Recognizer`] is what the pipeline calls: one of the two recognisers, chosen at start, each turning
+//! a window of 16 kHz mono samples into the same [`Transcription`] and failing with the same
+//! [`RecognizeError`]s, so the pipeline never knows which one it talks to.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -6,6 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::client::{CallError, JsonClient, parse_ok};
+use crate::openai::OpenAiRecognizer;
 use crate::segmenter::Recognized;
 
 /// A transcription: the language recognised and the segments, times relative to the audio sent.
@@ -24,19 +30,60 @@ pub enum RecognizeError {
     /// The service is busy (503): try again.
     #[error("the speech recogniser is busy")]
     Busy,
+    /// No answer, a server error, or an answer that cannot be read: worth one more try.
     #[error("speech recognition failed: {0}")]
     Failed(CallError),
+    /// The server refused the request (a 4xx other than "no model" and "busy"): asking again would
+    /// get the same answer.
+    #[error("speech recognition refused the request: {0}")]
+    Refused(CallError),
+}
+
+/// The recogniser of every session: the inference service, or an OpenAI-compatible server.
+#[derive(Debug, Clone)]
+pub enum Recognizer {
+    Inference(InferenceRecognizer),
+    OpenAi(OpenAiRecognizer),
+}
+
+impl Recognizer {
+    /// The inference service at `client`'s base URL.
+    pub fn inference(client: JsonClient) -> Recognizer {
+        Recognizer::Inference(InferenceRecognizer::new(client))
+    }
+
+    /// Which one it is, for the logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Recognizer::Inference(_) => "inference",
+            Recognizer::OpenAi(_) => "openai",
+        }
+    }
+
+    /// Transcribes 16 kHz mono samples; `language` forces the language (the session's, in fixed mode),
+    /// `prompt` names spoken terms.
+    pub async fn transcribe(
+        &self,
+        samples: &[i16],
+        language: Option<&str>,
+        prompt: Option<&str>,
+    ) -> Result<Transcription, RecognizeError> {
+        match self {
+            Recognizer::Inference(recognizer) => recognizer.transcribe(samples, language, prompt).await,
+            Recognizer::OpenAi(recognizer) => recognizer.transcribe(samples, language, prompt).await,
+        }
+    }
 }
 
 /// The inference service's client.
 #[derive(Debug, Clone)]
-pub struct Recognizer {
+pub struct InferenceRecognizer {
     client: JsonClient,
 }
 
-impl Recognizer {
-    pub fn new(client: JsonClient) -> Recognizer {
-        Recognizer { client }
+impl InferenceRecognizer {
+    pub fn new(client: JsonClient) -> InferenceRecognizer {
+        InferenceRecognizer { client }
     }
 
     /// Transcribes 16 kHz mono samples; `language` forces the language, `prompt` names spoken terms.

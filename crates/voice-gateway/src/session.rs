@@ -181,6 +181,7 @@ where
             session_id: claim.session_id.clone(),
             targets: parameters.target_languages.clone(),
             fixed_language: parameters.fixed_language().map(str::to_string),
+            hint_language: parameters.source_language.clone().filter(|language| !language.is_empty()),
             prompt: (!terms.is_empty()).then(|| terms.join(", ")),
             segmenter: settings.segmenter.clone(),
             busy_delay: settings.busy_delay,

@@ -80,3 +80,58 @@ async fn serves_health_and_stops_on_sigterm_after_the_final_report() {
     assert_eq!(doubles.usage_total("s-bin"), 500);
     assert_eq!(doubles.ends(), [("s-bin".to_string(), 1, "closed".to_string())]);
 }
+
+#[test]
+fn the_openai_recognizer_needs_an_http_url_and_a_model() {
+    let run = |args: &[&str]| {
+        Command::new(BINARY)
+            .args(["--listen", "127.0.0.1:0", "--recognizer", "openai"])
+            .args(args)
+            .env("VOICE_GATEWAY_SECRET", SECRET)
+            .env_remove("VOICE_OPENAI_URL")
+            .env_remove("VOICE_OPENAI_MODEL")
+            .output()
+            .expect("the program runs")
+    };
+    for (args, expected) in [
+        (&["--openai-model", "whisper-1"][..], "--openai-url"),
+        (&["--openai-url", "http://127.0.0.1:9"][..], "--openai-model"),
+        (&["--openai-url", "https://gpu-box", "--openai-model", "whisper-1"][..], "http://"),
+        (&["--openai-url", "http://gpu-box:8000/v1/", "--openai-model", "whisper-1"][..], "without /v1"),
+    ] {
+        let output = run(args);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_openai_recognizer_starts_and_never_logs_its_key() {
+    let key = "sk-never-in-the-log-1234";
+    let mut child = Command::new(BINARY)
+        .args(["--listen", "127.0.0.1:0", "--recognizer", "openai", "--openai-model", "whisper-1"])
+        .env("VOICE_GATEWAY_SECRET", SECRET)
+        .env("VOICE_OPENAI_URL", "http://127.0.0.1:9")
+        .env("VOICE_OPENAI_API_KEY", key)
+        .env("GLOSSA_LOG", "debug")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let mut log = Vec::new();
+    loop {
+        let line = lines.next().expect("a Serving line").expect("readable");
+        let serving = line.starts_with("Serving http://");
+        log.push(line);
+        if serving {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let log = log.join("\n");
+    assert!(log.contains("openai") && log.contains("whisper-1") && log.contains("with an API key"), "{log}");
+    assert!(!log.contains(key), "{log}");
+}

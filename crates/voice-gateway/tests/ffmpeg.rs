@@ -46,7 +46,7 @@ async fn gateway(doubles: &Doubles) -> std::net::SocketAddr {
     let mut settings = Settings::default();
     settings.limits.speed_slack_ms = 60_000;
     let broker = Broker::new(JsonClient::new(&doubles.url(), SECRET, Duration::from_secs(5)));
-    let recognizer = Recognizer::new(JsonClient::new(&doubles.url(), INFERENCE_SECRET, Duration::from_secs(5)));
+    let recognizer = Recognizer::inference(JsonClient::new(&doubles.url(), INFERENCE_SECRET, Duration::from_secs(5)));
     let gateway = Arc::new(Gateway::new(broker, recognizer, settings));
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("an address");

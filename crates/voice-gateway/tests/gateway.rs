@@ -35,7 +35,8 @@ impl Harness {
         settings.limits.speed_slack_ms = 60_000;
         adjust(&mut settings);
         let broker = Broker::new(JsonClient::new(&doubles.url(), SECRET, Duration::from_secs(5)));
-        let recognizer = Recognizer::new(JsonClient::new(&doubles.url(), INFERENCE_SECRET, Duration::from_secs(5)));
+        let recognizer =
+            Recognizer::inference(JsonClient::new(&doubles.url(), INFERENCE_SECRET, Duration::from_secs(5)));
         let gateway = Arc::new(Gateway::new(broker, recognizer, settings));
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
         let address = listener.local_addr().expect("an address");

@@ -4,9 +4,12 @@
 //! routes (claim, usage, translate, end) and the inference service's `POST /v1/speech/transcribe`. Its
 //! recogniser is scripted by the audio itself: a "word" is a run of loud audio, and its loudness names it
 //! (peak ≈ 4000·k → the text `wordk`), so the tests build speech from words and silences and know exactly
-//! what the recogniser will say and when.
+//! what the recogniser will say and when. `openai::FakeOpenAi` answers an OpenAI-compatible
+//! `POST /v1/audio/transcriptions` from the same script.
 
 #![allow(dead_code)]
+
+pub mod openai;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
