@@ -57,21 +57,6 @@ fn usage(app: &TestApp, key: &str) -> Json {
     app.call("GET", "/v2/usage", key).json()
 }
 
-/// A new developer key of the bootstrap subscription, with a speech limit set by the admin API.
-fn key_with_speech_limit(app: &TestApp, milliseconds: i64) -> String {
-    let created = app.create_developer_key(BOOTSTRAP_ADMIN_KEY, Some("limited"));
-    let limits = json!({"key_id": created["key_id"], "characters": null, "speech_to_text_milliseconds": milliseconds});
-    let authorization = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
-    let put = app.request(
-        "PUT",
-        "/v2/admin/developer-keys/limits",
-        &[("authorization", &authorization), ("content-type", "application/json")],
-        Some(limits.to_string().as_bytes()),
-    );
-    assert_eq!(put.status, 200, "{}", put.text());
-    created["key"].as_str().expect("a key").to_owned()
-}
-
 fn pcm() -> Json {
     json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000"})
 }
@@ -196,7 +181,7 @@ fn free_subscriptions_and_used_up_speech_limits_get_no_session() {
     assert_eq!(reply.status, 403, "{}", reply.text());
     assert_eq!(message(&reply), "Real-time voice is available to Pro subscriptions only.");
 
-    let blocked = key_with_speech_limit(&app, 0);
+    let blocked = app.developer_key_with_speech_limit(0);
     let reply = session(&app, &blocked, pcm());
     assert_eq!(reply.status, 456, "{}", reply.text());
 }
@@ -261,7 +246,7 @@ fn an_outdated_token_ends_the_session_and_forged_tokens_open_nothing() {
 #[test]
 fn usage_reports_bill_milliseconds_once_and_a_limit_ends_the_stream_with_456() {
     let (app, key) = app();
-    let limited = &key_with_speech_limit(&app, 10_000);
+    let limited = &app.developer_key_with_speech_limit(10_000);
 
     let answer = opened(&app, limited, pcm());
     let claimed = gateway(&app, "claim", json!({"token": answer["token"]})).json();

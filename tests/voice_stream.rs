@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use e2e::{BOOTSTRAP_ADMIN_KEY, Json, Options, TestApp, VoiceGateway, json};
+use e2e::{Json, Options, TestApp, VoiceGateway, json};
 
 /// A sentence whisper hears well when espeak-ng says it.
 const SENTENCE: &str = "The weather is very nice today and we are going to the park.";
@@ -211,17 +211,7 @@ fn the_speech_limit_ends_a_stream_with_456_and_bad_streams_get_the_protocol_erro
     let (app, _gateway, _) = voice_app(&["--usage-report-ms", "1000", "--speed-slack-ms", "1000"]);
     let folder = tempfile::tempdir().unwrap();
     let (file, milliseconds) = pcm(folder.path(), SENTENCE);
-    let created = app.create_developer_key(BOOTSTRAP_ADMIN_KEY, Some("limited"));
-    let key = created["key"].as_str().unwrap();
-    let authorization = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
-    let limits = json!({"key_id": created["key_id"], "characters": null, "speech_to_text_milliseconds": 2000});
-    let put = app.request(
-        "PUT",
-        "/v2/admin/developer-keys/limits",
-        &[("authorization", &authorization), ("content-type", "application/json")],
-        Some(limits.to_string().as_bytes()),
-    );
-    assert_eq!(put.status, 200, "{}", put.text());
+    let key = &app.developer_key_with_speech_limit(2000);
     let pcm_session = json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000"});
     let answer = session(&app, key, pcm_session.clone());
     let url = answer["streaming_url"].as_str().unwrap().to_owned();

@@ -495,6 +495,23 @@ impl TestApp {
         self.create_developer_key(BOOTSTRAP_ADMIN_KEY, None)["key"].as_str().expect("a key").to_owned()
     }
 
+    /// A new developer key of the bootstrap subscription whose speech limit the admin API set
+    /// to `milliseconds`.
+    pub fn developer_key_with_speech_limit(&self, milliseconds: i64) -> String {
+        let created = self.create_developer_key(BOOTSTRAP_ADMIN_KEY, Some("speech-limited"));
+        let limits =
+            json!({"key_id": created["key_id"], "characters": null, "speech_to_text_milliseconds": milliseconds});
+        let authorization = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
+        let put = self.request(
+            "PUT",
+            "/v2/admin/developer-keys/limits",
+            &[("authorization", &authorization), ("content-type", "application/json")],
+            Some(limits.to_string().as_bytes()),
+        );
+        assert_eq!(put.status, 200, "setting a speech limit: {}", put.text());
+        created["key"].as_str().expect("a key").to_owned()
+    }
+
     /// Runs `glossa admin <args>` on this application's state directory and answers its output.
     pub fn admin_command(&self, args: &[&str]) -> String {
         let output = Command::new(runner_bin())

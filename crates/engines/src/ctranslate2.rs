@@ -97,9 +97,27 @@ impl Ctranslate2Settings {
         Ok(Ctranslate2Settings { url, secret, timeout })
     }
 
-    /// The secret, for the other families of the same service (`speech`).
-    pub(crate) fn secret(&self) -> &str {
-        &self.secret
+    /// `GET path` of the service with the secret, its JSON answer read as `T`; `caller` names
+    /// the engine or family in errors (the speech family's listing uses it too).
+    pub(crate) fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        http: &dyn OutboundHttp,
+        path: &str,
+        caller: &'static str,
+    ) -> Result<T, EngineError> {
+        let url = format!("{}{path}", self.url);
+        let request = HttpRequest::new("GET", url.as_str())
+            .header("authorization", format!("Bearer {}", self.secret))
+            .timeout(self.timeout);
+        let response = http.send(request).map_err(|error| unreachable(caller, error, self.timeout))?;
+        if response.status != 200 {
+            return Err(EngineError::Unavailable {
+                engine: caller,
+                reason: format!("{url} answered status {}: {}", response.status, server_message(&response.body)),
+            });
+        }
+        serde_json::from_slice(&response.body)
+            .map_err(|error| EngineError::Invalid(format!("{url} answered unexpected JSON: {error}")))
     }
 
     /// Settings for tests and tools that know the secret.
@@ -217,19 +235,7 @@ impl<'a> Ctranslate2Engine<'a> {
     }
 
     fn fetch_models(&self) -> Result<Vec<Model>, EngineError> {
-        let url = format!("{}/v1/translation/models", self.settings.url);
-        let request = HttpRequest::new("GET", url.as_str())
-            .header("authorization", format!("Bearer {}", self.settings.secret))
-            .timeout(self.settings.timeout);
-        let response = self.http.send(request).map_err(|error| unreachable(NAME, error, self.settings.timeout))?;
-        if response.status != 200 {
-            return Err(EngineError::Unavailable {
-                engine: NAME,
-                reason: format!("{url} answered status {}: {}", response.status, server_message(&response.body)),
-            });
-        }
-        let list: ModelList = serde_json::from_slice(&response.body)
-            .map_err(|error| EngineError::Invalid(format!("{url} answered unexpected JSON: {error}")))?;
+        let list: ModelList = self.settings.get_json(self.http, "/v1/translation/models", NAME)?;
         Ok(list.models)
     }
 

@@ -4,11 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use platform::{HttpRequest, OutboundHttp, Variables};
+use platform::{OutboundHttp, Variables};
 use serde::Deserialize;
 
 use crate::ctranslate2::Ctranslate2Settings;
-use crate::error::{server_message, unreachable};
 use crate::{ConfigError, EngineError};
 
 /// The family's name in errors.
@@ -49,19 +48,7 @@ pub fn recognition(vars: &dyn Variables, http: &dyn OutboundHttp) -> Result<Opti
         Err(ConfigError::Missing { .. }) => return Ok(None),
         Err(error) => return Err(EngineError::Unavailable { engine: NAME, reason: error.to_string() }),
     };
-    let url = format!("{}/v1/speech/models", settings.url);
-    let request = HttpRequest::new("GET", url.as_str())
-        .header("authorization", format!("Bearer {}", settings.secret()))
-        .timeout(settings.timeout);
-    let response = http.send(request).map_err(|error| unreachable(NAME, error, settings.timeout))?;
-    if response.status != 200 {
-        return Err(EngineError::Unavailable {
-            engine: NAME,
-            reason: format!("{url} answered status {}: {}", response.status, server_message(&response.body)),
-        });
-    }
-    let list: ModelList = serde_json::from_slice(&response.body)
-        .map_err(|error| EngineError::Invalid(format!("{url} answered unexpected JSON: {error}")))?;
+    let list: ModelList = settings.get_json(http, "/v1/speech/models", NAME)?;
     let mut recognition = Recognition::default();
     for model in list.models {
         recognition.detects_language |= model.multilingual;
