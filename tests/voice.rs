@@ -561,3 +561,41 @@ fn a_session_names_its_subscriptions_list_and_the_gateway_claim_carries_its_term
         (json!([]), Json::Null)
     );
 }
+
+#[test]
+fn admins_turn_translated_speech_on_for_their_subscription_and_sessions_may_then_ask_for_it() {
+    let (app, key) = app();
+    let admin = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
+    let switch = |authorization: &str, method: &str, body: Option<Json>| {
+        let mut headers = vec![("authorization", authorization)];
+        if body.is_some() {
+            headers.push(("content-type", "application/json"));
+        }
+        let body = body.map(|body| body.to_string());
+        app.request(method, "/v2/admin/translated-speech", &headers, body.as_deref().map(str::as_bytes))
+    };
+    assert_eq!(switch(&admin, "GET", None).json(), json!({"translated_speech": false}));
+    let speaking = json!({"source_media_content_type": "audio/auto", "target_languages": ["fr"],
+                          "target_media_languages": ["de"], "target_media_voice": "female"});
+    assert_eq!(session(&app, &key, speaking.clone()).status, 403);
+
+    let on = switch(&admin, "PUT", Some(json!({"enabled": true})));
+    assert_eq!((on.status, on.json()), (200, json!({"translated_speech": true})), "{}", on.text());
+    assert_eq!(switch(&admin, "GET", None).json(), json!({"translated_speech": true}));
+    let answer = opened(&app, &key, speaking.clone());
+    let claimed = gateway(&app, "claim", json!({"token": answer["token"]})).json();
+    assert_eq!(claimed["parameters"]["target_languages"], json!(["fr", "de"]));
+    assert_eq!(claimed["parameters"]["target_media_languages"], json!(["de"]));
+    assert_eq!(claimed["parameters"]["target_media_voice"], "female");
+
+    let developer = format!("Service-Auth-Key {key}");
+    assert_eq!(switch(&developer, "PUT", Some(json!({"enabled": false}))).status, 403);
+    let missing = switch(&admin, "PUT", Some(json!({})));
+    assert_eq!((missing.status, message(&missing)), (400, "Parameter 'enabled' not specified".to_owned()));
+    assert_eq!(switch(&admin, "DELETE", None).status, 405);
+    let (_, other_admin) = app.create_subscription("pro");
+    let other = switch(&format!("Service-Auth-Key {other_admin}"), "GET", None);
+    assert_eq!(other.json(), json!({"translated_speech": false}), "one subscription's switch only");
+    assert_eq!(switch(&admin, "PUT", Some(json!({"enabled": false}))).status, 200);
+    assert_eq!(session(&app, &key, speaking).status, 403);
+}

@@ -315,6 +315,14 @@ def check_voice(check, developer, admin, unknown, gateway):
     check("POST", f"{internal}/end", gateway, {"json": {"session_id": session, "connection": 1, "reason": "completed"}}, 204)
     check("POST", f"{internal}/usage", gateway, {"json": {**report, "sequence": 2}}, 409)
     check_spoken_terms(check, developer, admin, unknown, gateway, pcm)
+    speech = {**pcm, "target_media_languages": ["de"]}
+    check("POST", "/v3/voice/realtime", developer, {"json": speech}, 403)
+    check("GET", "/v2/admin/translated-speech", admin, {}, 200)
+    check("GET", "/v2/admin/translated-speech", developer, {}, 403)
+    check("PUT", "/v2/admin/translated-speech", admin, {"json": {"enabled": True}}, 200)
+    check("PUT", "/v2/admin/translated-speech", admin, {"json": {}}, 400)
+    check("POST", "/v3/voice/realtime", developer, {"json": speech}, 200)
+    check("PUT", "/v2/admin/translated-speech", admin, {"json": {"enabled": False}}, 200)
 
 
 def check_spoken_terms(check, developer, admin, unknown, gateway, pcm):

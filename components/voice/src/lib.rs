@@ -10,6 +10,8 @@
 //! * `POST /v2/admin/spoken-terms` (`name`, `terms`) → 201 the list; `GET` → `spoken_terms`,
 //!   every list with its terms; `GET`, `PUT` (`name`, `terms` or both, replacing) and `DELETE`
 //!   `/v2/admin/spoken-terms/{id}`: spoken terms lists (beta), for admin keys
+//! * `GET` and `PUT /v2/admin/translated-speech` (`enabled`): whether the subscription's sessions
+//!   may ask for translated speech (closed beta, off by default), for admin keys
 //!
 //! Without `voice_token_secret` (or, for the internal routes, `voice_gateway_secret`) the
 //! deployment has no real-time voice: those routes answer 503. Spoken terms lists are managed
@@ -21,6 +23,7 @@ use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
 use spin_sdk::http_component;
 use voice_sessions::gateway::{self, GatewaySecret};
+use voice_sessions::settings;
 use voice_sessions::spoken_terms::store as spoken_terms;
 use voice_sessions::store;
 use voice_sessions::{PUBLIC_URL_VARIABLE, TokenSecret};
@@ -43,6 +46,8 @@ enum Endpoint<'a> {
     SpokenTerms,
     /// `/v2/admin/spoken-terms/{id}`, with the id as the path gives it.
     SpokenTermsList(&'a str),
+    /// `/v2/admin/translated-speech`.
+    TranslatedSpeech,
 }
 
 impl Endpoint<'_> {
@@ -59,6 +64,7 @@ impl Endpoint<'_> {
             "/internal/voice/translate" => Some(Endpoint::Translate),
             "/internal/voice/end" => Some(Endpoint::End),
             "/v2/admin/spoken-terms" => Some(Endpoint::SpokenTerms),
+            "/v2/admin/translated-speech" => Some(Endpoint::TranslatedSpeech),
             _ => None,
         }
     }
@@ -67,6 +73,7 @@ impl Endpoint<'_> {
         match self {
             Endpoint::Sessions(_) | Endpoint::SpokenTerms => &["POST", "GET"],
             Endpoint::SpokenTermsList(_) => &["GET", "PUT", "DELETE"],
+            Endpoint::TranslatedSpeech => &["GET", "PUT"],
             _ => &["POST"],
         }
     }
@@ -81,6 +88,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     match endpoint {
         Endpoint::Sessions(version) => session(request, &host.services(), version),
         Endpoint::SpokenTerms | Endpoint::SpokenTermsList(_) => spoken_terms_lists(request, &host.services(), endpoint),
+        Endpoint::TranslatedSpeech => translated_speech(request, &host.services()),
         _ => internal(request, &host, endpoint),
     }
 }
@@ -129,6 +137,19 @@ fn spoken_terms_lists(request: &Request, services: &Services<'_>, endpoint: Endp
     }
 }
 
+/// Whether the admin's subscription may ask for translated speech; `PUT` sets it.
+fn translated_speech(request: &Request, services: &Services<'_>) -> Result<ApiResponse, ApiError> {
+    let (admin, params) = accounts::authenticate_request(services, request, Access::Admin)?;
+    let subscription = admin.subscription.id.as_str();
+    let setting = if request.method == "PUT" {
+        let enabled = voice_sessions::translated_speech_enabled(&params)?;
+        settings::set_translated_speech(services, subscription, enabled)
+    } else {
+        settings::translated_speech(services, subscription)
+    };
+    Ok(ApiResponse::json(200, &setting.map_err(|cause| ApiError::internal(&cause))?))
+}
+
 /// The gateway's calls, once its secret is checked.
 fn internal(request: &Request, host: &Host, endpoint: Endpoint) -> Result<ApiResponse, ApiError> {
     let services = host.services();
@@ -164,7 +185,7 @@ fn internal(request: &Request, host: &Host, endpoint: Endpoint) -> Result<ApiRes
             store::end(&services, &id, connection, ending)?;
             Ok(ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() })
         }
-        Endpoint::Sessions(_) | Endpoint::SpokenTerms | Endpoint::SpokenTermsList(_) => {
+        Endpoint::Sessions(_) | Endpoint::SpokenTerms | Endpoint::SpokenTermsList(_) | Endpoint::TranslatedSpeech => {
             unreachable!("sessions and spoken terms lists are not internal")
         }
     }

@@ -27,7 +27,9 @@ pub struct StreamingAnswer {
 pub enum OpenError {
     #[error("Real-time voice is available to Pro subscriptions only.")]
     FreePlan,
-    #[error("Translated speech is in closed beta and is not enabled for this subscription.")]
+    #[error(
+        "Translated speech is in closed beta and is not enabled for this subscription (its admins can turn it on: PUT /v2/admin/translated-speech)."
+    )]
     SpeechNotEnabled,
     #[error("Glossary {0} not found.")]
     GlossaryNotFound(String),
@@ -113,9 +115,11 @@ pub fn open(
             Err(error) => return Err(DbError::Other(error.to_string()).into()),
         }
     }
-    // Translated speech is off unless enabled for the subscription, and no subscription can
-    // enable it yet.
-    if !parameters.target_media_languages.is_empty() {
+    // Translated speech is a closed beta: off unless the subscription's admins turned it on.
+    let subscription = principal.subscription.id.as_str();
+    if !parameters.target_media_languages.is_empty()
+        && !crate::settings::translated_speech(services, subscription)?.translated_speech
+    {
         return Err(OpenError::SpeechNotEnabled);
     }
     let session = store::create(services, principal, parameters)?;

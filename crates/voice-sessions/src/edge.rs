@@ -51,6 +51,11 @@ fn raw_terms_list(params: &Params) -> Result<RawTermsList, ApiError> {
     Ok(RawTermsList { name: params.string("name")?, terms: params.strings("terms")? })
 }
 
+/// `PUT /v2/admin/translated-speech`: `enabled`, `true` or `false`.
+pub fn translated_speech_enabled(params: &Params) -> Result<bool, ApiError> {
+    params.bool("enabled")?.ok_or_else(|| api::params::missing("enabled"))
+}
+
 /// The `token` of a reconnect or a claim.
 pub fn token(params: &Params) -> Result<String, ApiError> {
     params.required_string("token")

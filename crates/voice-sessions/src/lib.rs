@@ -14,12 +14,15 @@
 //!   variable `voice_gateway_secret`: the claim's answer and the translation of segments.
 //! * `spoken_terms.rs` (beta): spoken terms lists, a name and terms for each, managed by admin
 //!   keys (`/v2/admin/spoken-terms`); their limits, requests and store (`sql/0016_spoken_terms.sql`).
+//! * `settings.rs`: a subscription's voice settings (`sql/0017_voice_settings.sql`): whether its
+//!   sessions may ask for translated speech (a closed beta), set by admin keys.
 //! * `edge.rs`: the only file that knows HTTP.
 
 mod broker;
 mod edge;
 pub mod gateway;
 mod request;
+pub mod settings;
 pub mod spoken_terms;
 pub mod store;
 mod token;
@@ -30,7 +33,7 @@ mod tests;
 pub use broker::{OpenError, PUBLIC_URL_VARIABLE, StreamingAnswer, open, reopen};
 pub use edge::{
     ending, new_spoken_terms, segments, session_id, session_request, spoken_terms_change, spoken_terms_id, token,
-    usage_answer, usage_report,
+    translated_speech_enabled, usage_answer, usage_report,
 };
 pub use request::{
     DEFAULT_TARGET_MEDIA_TYPE, MAX_SPEECH_TARGETS, MAX_TARGETS, MessageFormat, RawSessionRequest, RequestError,

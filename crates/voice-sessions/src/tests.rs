@@ -96,6 +96,31 @@ fn free_plans_speech_targets_unknown_glossaries_and_used_up_limits_are_refused()
 }
 
 #[test]
+fn translated_speech_needs_the_subscription_switch_which_its_admins_turn_on_and_off() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let pro = principal(&fixture, Plan::Pro);
+    let subscription = pro.subscription.id.as_str();
+    let mut speaking = parameters(&["fr"]);
+    speaking.target_media_languages = vec!["de".into()];
+    speaking.target_languages.push("de".into());
+    assert!(!crate::settings::translated_speech(&services, subscription).unwrap().translated_speech);
+    let refused = open(&services, &pro, speaking.clone(), &secret(), URL, "v3").unwrap_err();
+    assert!(matches!(refused, OpenError::SpeechNotEnabled), "{refused}");
+
+    crate::settings::set_translated_speech(&services, subscription, true).unwrap();
+    let answer = open(&services, &pro, speaking.clone(), &secret(), URL, "v3").unwrap();
+    let claimed = gateway::claim(&services, &secret(), &answer.token).unwrap();
+    assert_eq!(claimed.parameters.target_media_languages, ["de"]);
+    assert_eq!(claimed.parameters.target_media_content_type, "audio/webm;codecs=opus");
+    // Another subscription is not affected; turning it off again refuses new sessions.
+    let other = principal(&fixture, Plan::Pro);
+    assert!(open(&services, &other, speaking.clone(), &secret(), URL, "v3").is_err());
+    crate::settings::set_translated_speech(&services, subscription, false).unwrap();
+    assert!(open(&services, &pro, speaking, &secret(), URL, "v3").is_err());
+}
+
+#[test]
 fn a_token_connects_once_and_a_second_use_ends_the_session() {
     let fixture = fixture();
     let services = fixture.services();
