@@ -12,6 +12,7 @@
 //! * `audio`: the source formats, PCM and G.711 decoding, resampling to 16 kHz; `ffmpeg`: the rest.
 //! * `segmenter`: cutting recognised speech into tentative and concluded segments.
 //! * `pipeline`: recognition and translation of a session, and the end messages.
+//! * `speech`: translated speech (closed beta): espeak-ng per segment, one streaming ffmpeg encoder.
 //! * `meter`: usage reports.
 //! * `broker`, `recognizer`, `client`: the services the gateway calls; `recognizer` is the recogniser
 //!   chosen at start: the inference service, or an OpenAI-compatible server (`openai`, which sends a
@@ -33,4 +34,5 @@ pub mod recognizer;
 pub mod segmenter;
 pub mod server;
 pub mod session;
+pub mod speech;
 pub mod wav;

@@ -51,6 +51,9 @@ struct Args {
     /// The ffmpeg program that decodes container formats.
     #[arg(long, default_value = "ffmpeg")]
     ffmpeg: String,
+    /// The espeak-ng program that synthesises translated speech (`target_media_languages`).
+    #[arg(long, default_value = "espeak-ng")]
+    espeak: String,
     /// Seconds without audio that end a session.
     #[arg(long, default_value_t = 30.0)]
     idle_timeout: f64,
@@ -153,6 +156,7 @@ fn settings(args: &Args) -> Result<Settings, StartError> {
     settings.segmenter.pause_ms = args.pause_ms;
     settings.segmenter.max_buffer_ms = args.max_buffer_ms.clamp(1_000, 55_000);
     settings.ffmpeg.clone_from(&args.ffmpeg);
+    settings.espeak.clone_from(&args.espeak);
     let prefix = args.public_path_prefix.trim_end_matches('/');
     if !prefix.is_empty() && !prefix.starts_with('/') {
         return Err(StartError::Invalid("--public-path-prefix must start with '/'".to_string()));

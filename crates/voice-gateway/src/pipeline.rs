@@ -2,18 +2,20 @@
 //!
 //! It runs as its own task so that recognition and translation never hold up the socket: audio that
 //! arrives while the recogniser works waits in the channel and joins the next window. Concluded segments
-//! are translated into every target through the broker; tentative ones are sent for the source only. At
-//! the end of the stream the rest is recognised and concluded, then the end messages follow in the
-//! protocol's order.
+//! are translated into every target through the broker; tentative ones are sent for the source only.
+//! The translations into the session's speech language (closed beta) are then spoken and encoded
+//! (`speech`), one `target_media_chunk` per segment. At the end of the stream the rest is recognised
+//! and concluded, the speech encoder flushed, then the end messages follow in the protocol's order.
 
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
 use crate::broker::Broker;
-use crate::protocol::{ProtocolError, Reason, ServerMessage, SourceSegment, TargetSegment};
+use crate::protocol::{MediaChunk, ProtocolError, Reason, ServerMessage, SourceSegment, TargetSegment};
 use crate::recognizer::{RecognizeError, Recognizer, Transcription};
 use crate::segmenter::{Segmenter, SegmenterConfig, Update, Window};
+use crate::speech::{self, Encoder, MediaFormat};
 
 /// What the session feeds the pipeline.
 #[derive(Debug)]
@@ -53,6 +55,43 @@ pub struct PipelineConfig {
     pub busy_delay: Duration,
     /// How often a busy recogniser is asked before the session gives up.
     pub busy_attempts: u32,
+    /// Translated speech, when the session has a `target_media_languages` entry.
+    pub speech: Option<SpeechConfig>,
+}
+
+/// Translated speech for one language (the API allows at most one).
+#[derive(Debug, Clone)]
+pub struct SpeechConfig {
+    /// The speech language: one of `targets`.
+    pub language: String,
+    /// `target_media_voice`: `male`, `female`, or none (espeak-ng's default for the language).
+    pub voice: Option<String>,
+    /// `target_media_content_type`.
+    pub content_type: String,
+    /// The espeak-ng program.
+    pub espeak: String,
+    /// The ffmpeg program.
+    pub ffmpeg: String,
+}
+
+/// The speech of a session's speech language: its encoder (started with the first segment) and what
+/// it has sent.
+struct Speaker {
+    config: SpeechConfig,
+    format: MediaFormat,
+    encoder: Option<Encoder>,
+    /// The encoder's output not yet sent.
+    pending: Vec<u8>,
+    /// The first chunk (with `content_type` and `headers`) was sent.
+    started: bool,
+    /// Samples written to the encoder, and the milliseconds of them announced in `duration`s.
+    samples: u64,
+    announced_ms: u64,
+}
+
+fn synthesis_failed(language: &str, cause: &str) -> ProtocolError {
+    tracing::error!(language, %cause, "speech synthesis failed");
+    ProtocolError::new(Reason::SpeechSynthesisFailed, "Synthesising the translated speech failed")
 }
 
 /// Runs until the stream's end messages are out, an error, or the session drops its channels.
@@ -63,7 +102,27 @@ pub async fn run(
     mut input: mpsc::UnboundedReceiver<Input>,
     output: mpsc::UnboundedSender<Output>,
 ) {
-    let mut pipeline = Pipeline { segmenter: Segmenter::new(config.segmenter.clone()), config, broker, recognizer };
+    let speaker = match &config.speech {
+        None => None,
+        Some(speech) => match MediaFormat::parse(&speech.content_type) {
+            Some(format) => Some(Speaker {
+                config: speech.clone(),
+                format,
+                encoder: None,
+                pending: Vec::new(),
+                started: false,
+                samples: 0,
+                announced_ms: 0,
+            }),
+            None => {
+                let cause = format!("unsupported target_media_content_type {:?}", speech.content_type);
+                let _ = output.send(Output::Failed(synthesis_failed(&speech.language, &cause)));
+                return;
+            }
+        },
+    };
+    let mut pipeline =
+        Pipeline { segmenter: Segmenter::new(config.segmenter.clone()), config, broker, recognizer, speaker };
     let outcome = pipeline.work(&mut input, &output).await;
     let _ = output.send(match outcome {
         Ok(()) => Output::Done,
@@ -76,6 +135,7 @@ struct Pipeline {
     segmenter: Segmenter,
     broker: Broker,
     recognizer: Recognizer,
+    speaker: Option<Speaker>,
 }
 
 impl Pipeline {
@@ -104,10 +164,16 @@ impl Pipeline {
             let window = self.segmenter.window();
             self.recognize(window, true, output).await?;
         }
+        if let Some(speaker) = &mut self.speaker {
+            speaker.finish(output).await?;
+        }
         let send = |message| output.send(Output::Message(message)).is_ok();
         send(ServerMessage::EndOfSourceTranscript);
         for language in &self.config.targets {
             send(ServerMessage::EndOfTargetTranscript { language: language.clone() });
+        }
+        if let Some(speaker) = &self.speaker {
+            send(ServerMessage::EndOfTargetMedia { language: speaker.config.language.clone() });
         }
         send(ServerMessage::EndOfStream);
         Ok(())
@@ -182,7 +248,7 @@ impl Pipeline {
     }
 
     async fn send(
-        &self,
+        &mut self,
         update: Update,
         language: &str,
         output: &mpsc::UnboundedSender<Output>,
@@ -197,8 +263,10 @@ impl Pipeline {
         if concluded.is_empty() {
             return Ok(());
         }
-        for target in &self.config.targets {
+        let targets = self.config.targets.clone();
+        for target in &targets {
             let translations = self.translate(&concluded, language, target).await?;
+            let texts = translations.clone();
             let concluded = concluded
                 .iter()
                 .zip(translations)
@@ -211,6 +279,11 @@ impl Pipeline {
             let message =
                 ServerMessage::TargetTranscriptUpdate { language: target.clone(), concluded, tentative: Vec::new() };
             let _ = output.send(Output::Message(message));
+            if let Some(speaker) = self.speaker.as_mut().filter(|speaker| speaker.config.language == *target) {
+                for text in &texts {
+                    speaker.speak(text, output).await?;
+                }
+            }
         }
         Ok(())
     }
@@ -239,5 +312,91 @@ impl Pipeline {
                 }
             }
         }
+    }
+}
+
+impl Speaker {
+    /// Synthesises a segment's translation, feeds it to the encoder, and sends what the encoder has
+    /// written by then as one chunk carrying the text and the segment's duration.
+    async fn speak(&mut self, text: &str, output: &mpsc::UnboundedSender<Output>) -> Result<(), ProtocolError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(());
+        }
+        let language = self.config.language.clone();
+        let voice = speech::espeak_voice(&language, self.config.voice.as_deref());
+        let pcm = speech::synthesize(&self.config.espeak, &voice, text)
+            .await
+            .map_err(|cause| synthesis_failed(&language, &cause))?;
+        if pcm.samples() == 0 {
+            return Ok(());
+        }
+        let encoder = match &mut self.encoder {
+            Some(encoder) => encoder,
+            encoder => encoder.insert(
+                Encoder::start(&self.config.ffmpeg, pcm.rate, &self.format)
+                    .map_err(|cause| synthesis_failed(&language, &cause))?,
+            ),
+        };
+        if encoder.rate != pcm.rate {
+            let cause = format!("the synthesiser changed its rate from {} to {} Hz", encoder.rate, pcm.rate);
+            return Err(synthesis_failed(&language, &cause));
+        }
+        encoder.write(&pcm.bytes).await.map_err(|cause| synthesis_failed(&language, &cause))?;
+        let first = !self.started;
+        let format = &self.format;
+        let patience = speech::patience(first, format);
+        encoder
+            .take(&mut self.pending, patience, |bytes| {
+                if first { format.header_length(bytes).is_some() } else { !bytes.is_empty() }
+            })
+            .await;
+        self.samples += pcm.samples();
+        let total_ms = (self.samples * 1000 + u64::from(pcm.rate) / 2) / u64::from(pcm.rate);
+        let duration = total_ms - self.announced_ms;
+        self.announced_ms = total_ms;
+        self.send(duration, Some(text.to_string()), output);
+        Ok(())
+    }
+
+    /// Flushes the encoder at the end of the stream: the rest of the stream goes out as a last chunk.
+    async fn finish(&mut self, output: &mpsc::UnboundedSender<Output>) -> Result<(), ProtocolError> {
+        let Some(encoder) = &mut self.encoder else { return Ok(()) };
+        encoder.finish(&mut self.pending).await.map_err(|cause| synthesis_failed(&self.config.language, &cause))?;
+        self.encoder = None;
+        if !self.pending.is_empty() {
+            self.send(0, None, output);
+        }
+        Ok(())
+    }
+
+    /// Sends the pending output as a chunk: on the first, the header split off as its own packet.
+    fn send(&mut self, duration: u64, text: Option<String>, output: &mpsc::UnboundedSender<Output>) {
+        let bytes = std::mem::take(&mut self.pending);
+        let first = !self.started;
+        self.started = true;
+        let mut data = Vec::new();
+        let mut headers = 0;
+        if first && self.format.has_header() && !bytes.is_empty() {
+            // An incomplete header (the encoder was slow) is sent whole as the header packet; the rest
+            // follows in later chunks, so the concatenation is the same stream.
+            let length = self.format.header_length(&bytes).filter(|&length| length > 0).unwrap_or(bytes.len());
+            data.push(bytes[..length].to_vec());
+            headers = 1;
+            if length < bytes.len() {
+                data.push(bytes[length..].to_vec());
+            }
+        } else if !bytes.is_empty() {
+            data.push(bytes);
+        }
+        let chunk = MediaChunk {
+            language: self.config.language.clone(),
+            data,
+            duration,
+            content_type: first.then(|| self.format.content_type.clone()),
+            headers: first.then_some(headers),
+            text,
+        };
+        let _ = output.send(Output::Message(ServerMessage::TargetMediaChunk(chunk)));
     }
 }

@@ -148,12 +148,75 @@ pub struct TargetSegment {
 /// A message to the client.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerMessage {
-    SourceTranscriptUpdate { concluded: Vec<SourceSegment>, tentative: Vec<SourceSegment> },
-    TargetTranscriptUpdate { language: String, concluded: Vec<TargetSegment>, tentative: Vec<TargetSegment> },
+    SourceTranscriptUpdate {
+        concluded: Vec<SourceSegment>,
+        tentative: Vec<SourceSegment>,
+    },
+    TargetTranscriptUpdate {
+        language: String,
+        concluded: Vec<TargetSegment>,
+        tentative: Vec<TargetSegment>,
+    },
     EndOfSourceTranscript,
-    EndOfTargetTranscript { language: String },
+    EndOfTargetTranscript {
+        language: String,
+    },
+    /// Translated speech: packets of one continuous stream per language (concatenated, the `data` of a
+    /// language's chunks are one file in its content type).
+    TargetMediaChunk(MediaChunk),
+    EndOfTargetMedia {
+        language: String,
+    },
     EndOfStream,
     Error(ProtocolError),
+}
+
+/// The body of a `target_media_chunk`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MediaChunk {
+    pub language: String,
+    /// Packets of the encoded stream: base64 strings in json, raw bytes in msgpack.
+    pub data: Vec<Vec<u8>>,
+    /// Milliseconds of speech this chunk stands for.
+    pub duration: u64,
+    /// The stream's content type: on the language's first chunk only.
+    pub content_type: Option<String>,
+    /// How many leading packets of `data` are the stream's header: on the first chunk only.
+    pub headers: Option<u64>,
+    /// The translated text this chunk starts speaking; null for the encoder's final flush.
+    pub text: Option<String>,
+}
+
+impl MediaChunk {
+    /// The body with `data` as base64 strings (json); `content_type` and `headers` only when set,
+    /// `text` always (null when none).
+    fn to_value(&self) -> Value {
+        let data: Vec<String> = self.data.iter().map(|packet| BASE64.encode(packet)).collect();
+        let mut body = json!({"language": self.language, "data": data, "duration": self.duration});
+        if let Some(content_type) = &self.content_type {
+            body["content_type"] = json!(content_type);
+        }
+        if let Some(headers) = self.headers {
+            body["headers"] = json!(headers);
+        }
+        body["text"] = json!(self.text);
+        json!({"target_media_chunk": body})
+    }
+
+    /// The same message for msgpack: `data` as an array of binary.
+    fn to_msgpack(&self) -> rmpv::Value {
+        let mut message = to_msgpack(&self.to_value());
+        if let rmpv::Value::Map(entries) = &mut message
+            && let Some((_, rmpv::Value::Map(body))) = entries.first_mut()
+        {
+            for (key, value) in body.iter_mut() {
+                if key.as_str() == Some("data") {
+                    *value = rmpv::Value::Array(self.data.iter().cloned().map(rmpv::Value::Binary).collect());
+                }
+            }
+        }
+        message
+    }
 }
 
 impl ServerMessage {
@@ -170,6 +233,8 @@ impl ServerMessage {
             ServerMessage::EndOfTargetTranscript { language } => {
                 json!({"end_of_target_transcript": {"language": language}})
             }
+            ServerMessage::TargetMediaChunk(chunk) => chunk.to_value(),
+            ServerMessage::EndOfTargetMedia { language } => json!({"end_of_target_media": {"language": language}}),
             ServerMessage::EndOfStream => json!({"end_of_stream": {}}),
             ServerMessage::Error(error) => json!({"error": {
                 "request_type": error.request_type,
@@ -188,7 +253,11 @@ impl ServerMessage {
             MessageFormat::Msgpack => {
                 let mut bytes = Vec::new();
                 // Writing into a Vec cannot fail.
-                let _ = rmpv::encode::write_value(&mut bytes, &to_msgpack(&value));
+                let tree = match self {
+                    ServerMessage::TargetMediaChunk(chunk) => chunk.to_msgpack(),
+                    _ => to_msgpack(&value),
+                };
+                let _ = rmpv::encode::write_value(&mut bytes, &tree);
                 Frame::Binary(bytes)
             }
         }
@@ -249,6 +318,8 @@ pub enum Reason {
     SpeechLimitReached,
     /// The application or the inference service failed.
     Internal,
+    /// Speech synthesis or its encoding failed (espeak-ng or ffmpeg missing or failing).
+    SpeechSynthesisFailed,
     /// No speech recognition model is installed, or it stayed busy.
     RecognitionUnavailable,
 }
@@ -268,7 +339,7 @@ impl Reason {
             Reason::IdleTimeout => 408,
             Reason::TooFast => 429,
             Reason::SpeechLimitReached => 456,
-            Reason::Internal => 500,
+            Reason::Internal | Reason::SpeechSynthesisFailed => 500,
             Reason::RecognitionUnavailable => 503,
         }
     }
@@ -290,6 +361,7 @@ impl Reason {
             Reason::TooFast => 401,
             Reason::SpeechLimitReached => 401,
             Reason::Internal => 401,
+            Reason::SpeechSynthesisFailed => 402,
             Reason::RecognitionUnavailable => 401,
         };
         u32::from(self.error_code()) * 10_000 + detail
@@ -406,5 +478,70 @@ mod tests {
         );
         assert_eq!(Reason::SpeechLimitReached.code(), 4560401);
         assert_eq!(Reason::TooFast.code(), 4290401);
+    }
+
+    fn media_chunk(first: bool) -> ServerMessage {
+        ServerMessage::TargetMediaChunk(MediaChunk {
+            language: "de".into(),
+            data: vec![vec![0x1a, 0x45], vec![0, 1, 2]],
+            duration: 1_250,
+            content_type: first.then(|| "audio/webm;codecs=opus".to_string()),
+            headers: first.then_some(1),
+            text: first.then(|| "Guten Tag".to_string()),
+        })
+    }
+
+    #[test]
+    fn media_chunks_are_base64_strings_in_json() {
+        let Frame::Text(text) = media_chunk(true).encode(MessageFormat::Json) else { panic!("a text frame") };
+        let parsed: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(
+            parsed,
+            json!({"target_media_chunk": {"language": "de", "data": ["GkU=", "AAEC"], "duration": 1250,
+                   "content_type": "audio/webm;codecs=opus", "headers": 1, "text": "Guten Tag"}})
+        );
+        let Frame::Text(text) = media_chunk(false).encode(MessageFormat::Json) else { panic!("a text frame") };
+        let parsed: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(
+            parsed,
+            json!({"target_media_chunk": {"language": "de", "data": ["GkU=", "AAEC"], "duration": 1250, "text": null}})
+        );
+        let end = ServerMessage::EndOfTargetMedia { language: "de".into() };
+        let Frame::Text(text) = end.encode(MessageFormat::Json) else { panic!("a text frame") };
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).expect("JSON"),
+            json!({"end_of_target_media": {"language": "de"}})
+        );
+    }
+
+    #[test]
+    fn media_chunks_are_raw_bytes_in_msgpack() {
+        let Frame::Binary(bytes) = media_chunk(true).encode(MessageFormat::Msgpack) else { panic!("a binary frame") };
+        let value = rmpv::decode::read_value(&mut bytes.as_slice()).expect("msgpack");
+        let expected = rmpv::Value::Map(vec![(
+            "target_media_chunk".into(),
+            rmpv::Value::Map(vec![
+                ("content_type".into(), "audio/webm;codecs=opus".into()),
+                (
+                    "data".into(),
+                    rmpv::Value::Array(vec![rmpv::Value::Binary(vec![0x1a, 0x45]), rmpv::Value::Binary(vec![0, 1, 2])]),
+                ),
+                ("duration".into(), 1_250u64.into()),
+                ("headers".into(), 1u64.into()),
+                ("language".into(), "de".into()),
+                ("text".into(), "Guten Tag".into()),
+            ]),
+        )]);
+        assert_eq!(value, expected);
+        let Frame::Binary(bytes) = media_chunk(false).encode(MessageFormat::Msgpack) else { panic!("a binary frame") };
+        let value = rmpv::decode::read_value(&mut bytes.as_slice()).expect("msgpack");
+        let body = &value.as_map().expect("a map")[0].1;
+        let keys: Vec<&str> = body.as_map().expect("a map").iter().filter_map(|(key, _)| key.as_str()).collect();
+        assert_eq!(keys, ["data", "duration", "language", "text"]);
+        let end = ServerMessage::EndOfTargetMedia { language: "de".into() };
+        let Frame::Binary(bytes) = end.encode(MessageFormat::Msgpack) else { panic!("a binary frame") };
+        let value = rmpv::decode::read_value(&mut bytes.as_slice()).expect("msgpack");
+        assert_eq!(value, to_msgpack(&json!({"end_of_target_media": {"language": "de"}})));
+        assert_eq!(Reason::SpeechSynthesisFailed.code(), 5000402);
     }
 }

@@ -70,6 +70,8 @@ pub struct Settings {
     pub meter: MeterConfig,
     /// The ffmpeg program.
     pub ffmpeg: String,
+    /// The espeak-ng program that synthesises translated speech.
+    pub espeak: String,
     /// A prefix before `/v3/…` and `/v1/…` (empty, or `/something`).
     pub path_prefix: String,
     /// The pause before asking a busy recogniser again, and how often.
@@ -86,6 +88,7 @@ impl Default for Settings {
             segmenter: SegmenterConfig::default(),
             meter: MeterConfig::default(),
             ffmpeg: "ffmpeg".to_string(),
+            espeak: "espeak-ng".to_string(),
             path_prefix: String::new(),
             busy_delay: Duration::from_millis(250),
             busy_attempts: 40,

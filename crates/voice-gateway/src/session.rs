@@ -23,9 +23,12 @@ use crate::audio::{PcmDecoder, RATE, SourceFormat};
 use crate::broker::{Claim, EndReason};
 use crate::ffmpeg::{Decoded, FfmpegDecoder};
 use crate::meter::{Meter, MeterEvent};
-use crate::pipeline::{self, Input, Output, PipelineConfig};
+use crate::pipeline::{self, Input, Output, PipelineConfig, SpeechConfig};
 use crate::protocol::{self, ClientMessage, Frame, MessageFormat, ProtocolError, Reason, ServerMessage};
 use crate::server::Gateway;
+
+/// The format of translated speech when the session names none (the API's default).
+const DEFAULT_TARGET_MEDIA_TYPE: &str = "audio/webm;codecs=opus";
 
 /// How long the final usage report and the end call may take when a connection ends.
 const FINAL_REPORT_PATIENCE: Duration = Duration::from_secs(5);
@@ -177,15 +180,37 @@ where
         let parameters = &claim.parameters;
         let terms: Vec<&str> =
             parameters.spoken_terms.iter().map(|term| term.trim()).filter(|term| !term.is_empty()).collect();
+        let mut targets = parameters.target_languages.clone();
+        // At most one speech language (the application checks); it is also a text target.
+        let speech =
+            parameters.target_media_languages.first().filter(|language| !language.is_empty()).map(|language| {
+                let language =
+                    targets.iter().find(|target| target.eq_ignore_ascii_case(language)).cloned().unwrap_or_else(|| {
+                        targets.push(language.clone());
+                        language.clone()
+                    });
+                SpeechConfig {
+                    language,
+                    voice: parameters.target_media_voice.clone().filter(|voice| !voice.is_empty()),
+                    content_type: parameters
+                        .target_media_content_type
+                        .clone()
+                        .filter(|content_type| !content_type.is_empty())
+                        .unwrap_or_else(|| DEFAULT_TARGET_MEDIA_TYPE.to_string()),
+                    espeak: settings.espeak.clone(),
+                    ffmpeg: settings.ffmpeg.clone(),
+                }
+            });
         let config = PipelineConfig {
             session_id: claim.session_id.clone(),
-            targets: parameters.target_languages.clone(),
+            targets,
             fixed_language: parameters.fixed_language().map(str::to_string),
             hint_language: parameters.source_language.clone().filter(|language| !language.is_empty()),
             prompt: (!terms.is_empty()).then(|| terms.join(", ")),
             segmenter: settings.segmenter.clone(),
             busy_delay: settings.busy_delay,
             busy_attempts: settings.busy_attempts,
+            speech,
         };
         let (pipeline_input, input) = mpsc::unbounded_channel();
         let (output, pipeline_output) = mpsc::unbounded_channel();

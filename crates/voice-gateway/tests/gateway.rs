@@ -521,3 +521,185 @@ async fn a_word_is_tentative_until_a_pause_follows_it() {
     assert_end_order(&rest, &["de"]);
     harness.stop().await;
 }
+
+/// Session parameters with translated speech into German in `content_type`.
+fn speech_parameters(format: &str, content_type: &str, voice: Option<&str>) -> serde_json::Value {
+    let mut parameters = parameters("audio/pcm;encoding=s16le;rate=16000", format, &["fr", "de"]);
+    parameters["target_media_languages"] = json!(["de"]);
+    parameters["target_media_content_type"] = json!(content_type);
+    parameters["target_media_voice"] = json!(voice);
+    parameters
+}
+
+fn installed(program: &str) -> bool {
+    std::process::Command::new(program).arg("-version").output().is_ok()
+}
+
+/// A `target_media_chunk`'s packets (base64 strings in json, byte arrays once msgpack is read as JSON).
+fn packets(chunk: &serde_json::Value) -> Vec<Vec<u8>> {
+    use base64::Engine as _;
+    chunk["data"]
+        .as_array()
+        .expect("data is an array")
+        .iter()
+        .map(|packet| match packet {
+            serde_json::Value::String(text) => {
+                base64::engine::general_purpose::STANDARD.decode(text).expect("base64 packet")
+            }
+            serde_json::Value::Array(bytes) => bytes.iter().map(|byte| byte.as_u64().expect("a byte") as u8).collect(),
+            other => panic!("a packet of the wrong type: {other}"),
+        })
+        .collect()
+}
+
+/// Decodes a stream with ffmpeg: its length in ms, and ffprobe's format and codec names.
+fn decode_stream(bytes: &[u8], input: &[&str], name: &str) -> (u64, String) {
+    let path = std::env::temp_dir().join(format!("voice-gateway-speech-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).expect("the stream written");
+    let decoded = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-nostdin", "-v", "error"])
+        .args(input)
+        .arg("-i")
+        .arg(&path)
+        .args(["-ac", "1", "-ar", "16000", "-f", "s16le", "-"])
+        .output()
+        .expect("ffmpeg ran");
+    assert!(decoded.status.success(), "ffmpeg cannot decode it: {}", String::from_utf8_lossy(&decoded.stderr));
+    let probe = std::process::Command::new("ffprobe")
+        .args(["-v", "error", "-show_entries", "format=format_name:stream=codec_name", "-of", "compact"])
+        .args(input)
+        .arg(&path)
+        .output()
+        .expect("ffprobe ran");
+    let _ = std::fs::remove_file(&path);
+    (decoded.stdout.len() as u64 / 32, String::from_utf8_lossy(&probe.stdout).into_owned())
+}
+
+/// Streams two words with speech into German in `content_type`, and checks the chunks, their order,
+/// the stream they make and the end messages.
+async fn speech_is_streamed(content_type: &str, msgpack: bool, input: &[&str], expected: &[&str], magic: &[u8]) {
+    if !installed("ffmpeg") || !installed("ffprobe") || !installed("espeak-ng") {
+        eprintln!("skipped: ffmpeg, ffprobe or espeak-ng is not installed");
+        return;
+    }
+    let mut harness = Harness::start(|_| {}).await;
+    let format = if msgpack { "msgpack" } else { "json" };
+    harness.doubles.session("t1", "s1", speech_parameters(format, content_type, Some("female")), None);
+    let mut client = harness.client("t1", msgpack).await;
+    let audio = le_bytes(&two_words(16_000));
+    stream(&mut client, &audio, 3_200, Duration::from_millis(25)).await;
+    client.end().await;
+    let received = client.receive_all(Duration::from_secs(90)).await;
+    assert!(received.error().is_none(), "{:?}", received.messages);
+    assert_two_words(&received, &["fr", "de"]);
+
+    // Every chunk follows the German update whose text it speaks; the first names the format.
+    let mut spoken = Vec::new();
+    let mut chunks = Vec::new();
+    for message in &received.messages {
+        if let Some(update) = message.get("target_transcript_update").filter(|update| update["language"] == "de") {
+            spoken.extend(update["concluded"].as_array().unwrap().iter().map(|segment| segment["text"].clone()));
+        }
+        if let Some(chunk) = message.get("target_media_chunk") {
+            assert_eq!(chunk["language"], "de");
+            if !chunk["text"].is_null() {
+                assert!(spoken.contains(&chunk["text"]), "a chunk before its update: {chunk}");
+            }
+            chunks.push(chunk.clone());
+        }
+    }
+    let texts: Vec<&serde_json::Value> =
+        chunks.iter().map(|chunk| &chunk["text"]).filter(|text| !text.is_null()).collect();
+    assert_eq!(texts, [&json!("[de] word1"), &json!("[de] word2")]);
+    assert_eq!(chunks[0]["content_type"], content_type);
+    let headers = chunks[0]["headers"].as_u64().expect("headers on the first chunk");
+    assert!(chunks[1..].iter().all(|chunk| chunk.get("content_type").is_none() && chunk.get("headers").is_none()));
+
+    // The packets, concatenated, are one stream as long as the durations say.
+    let all: Vec<Vec<u8>> = chunks.iter().flat_map(packets).collect();
+    let first = packets(&chunks[0]);
+    assert!(headers as usize <= first.len());
+    if magic.is_empty() {
+        assert_eq!(headers, 0, "a format without a header");
+    } else {
+        assert_eq!(headers, 1, "the container's header is one packet");
+        assert!(first[0].starts_with(magic), "the first packet starts the container");
+        eprintln!("{content_type}: header of {} bytes, {} packets in the first chunk", first[0].len(), first.len());
+    }
+    let bytes: Vec<u8> = all.concat();
+    let announced: u64 = chunks.iter().map(|chunk| chunk["duration"].as_u64().expect("a duration")).sum();
+    assert!(announced > 500, "{announced} ms of speech");
+    let (decoded_ms, probe) = decode_stream(&bytes, input, &content_type.replace(['/', ';', '='], "_"));
+    let tolerance = (announced / 20).max(100);
+    assert!(decoded_ms.abs_diff(announced) <= tolerance, "decoded {decoded_ms} ms, announced {announced} ms");
+    for name in expected {
+        assert!(probe.contains(name), "{probe}");
+    }
+
+    let names = received.names();
+    let tail: Vec<&str> = names.iter().map(String::as_str).skip_while(|name| !name.starts_with("end_of")).collect();
+    assert_eq!(
+        tail,
+        [
+            "end_of_source_transcript",
+            "end_of_target_transcript",
+            "end_of_target_transcript",
+            "end_of_target_media",
+            "end_of_stream"
+        ],
+        "{names:?}"
+    );
+    let media_end = received.messages.iter().find_map(|message| message.get("end_of_target_media")).unwrap();
+    assert_eq!(media_end, &json!({"language": "de"}));
+    assert_eq!(received.close.as_ref().map(|close| close.0), Some(1000));
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn translated_speech_streams_as_one_webm_opus_file() {
+    speech_is_streamed("audio/webm;codecs=opus", false, &[], &["matroska,webm", "opus"], &[0x1a, 0x45, 0xdf, 0xa3])
+        .await;
+}
+
+#[tokio::test]
+async fn translated_speech_streams_as_pcm_at_24_khz_in_msgpack() {
+    speech_is_streamed(
+        "audio/pcm;encoding=s16le;rate=24000",
+        true,
+        &["-f", "s16le", "-ar", "24000", "-ac", "1"],
+        &["s16le"],
+        &[],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn translated_speech_streams_as_ogg_opus() {
+    speech_is_streamed("audio/ogg;codecs=opus", false, &[], &["ogg", "opus"], b"OggS").await;
+}
+
+#[tokio::test]
+async fn translated_speech_streams_as_flac_in_msgpack() {
+    speech_is_streamed("audio/flac", true, &[], &["flac"], b"fLaC").await;
+}
+
+#[tokio::test]
+async fn translated_speech_streams_as_mpeg_ts_with_aac() {
+    speech_is_streamed("video/mp2t;codecs=aac", false, &[], &["mpegts", "aac"], &[]).await;
+}
+
+#[tokio::test]
+async fn a_missing_synthesiser_ends_the_session_with_an_error() {
+    let mut harness = Harness::start(|settings| settings.espeak = "/nonexistent/espeak-ng".to_string()).await;
+    harness.doubles.session("t1", "s1", speech_parameters("json", "audio/webm;codecs=opus", None), None);
+    let mut client = harness.client("t1", false).await;
+    let audio = le_bytes(&two_words(16_000));
+    stream(&mut client, &audio, 3_200, Duration::from_millis(25)).await;
+    client.end().await;
+    let received = client.receive_all(WAIT).await;
+    let error = received.error().expect("an error message");
+    assert_eq!(error["error_code"], 500);
+    assert_eq!(error["reason_code"], 5000402);
+    assert_eq!(received.close.as_ref().map(|close| close.0), Some(1011));
+    harness.stop().await;
+}
