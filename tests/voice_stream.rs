@@ -228,3 +228,61 @@ fn the_speech_limit_ends_a_stream_with_456_and_bad_streams_get_the_protocol_erro
     let fast = stream(&url, answer["token"].as_str().unwrap(), &file, milliseconds, &["--pace", "20"]);
     assert_eq!(fast["errors"][0]["error_code"], 429, "{fast}");
 }
+
+#[test]
+fn translated_speech_comes_back_as_one_decodable_stream_once_the_admin_turns_it_on() {
+    let (app, _gateway, key) = voice_app(&[]);
+    let folder = tempfile::tempdir().unwrap();
+    let (file, milliseconds) = pcm(folder.path(), SENTENCE);
+    let body = json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000", "source_language": "en",
+                      "target_languages": ["fr"], "target_media_languages": ["de"]});
+    assert_eq!(app.post_json("/v3/voice/realtime", &key, &body).status, 403, "a closed beta, off by default");
+    let authorization = format!("Service-Auth-Key {}", e2e::BOOTSTRAP_ADMIN_KEY);
+    let on = app.request(
+        "PUT",
+        "/v2/admin/translated-speech",
+        &[("authorization", &authorization), ("content-type", "application/json")],
+        Some(br#"{"enabled": true}"#),
+    );
+    assert_eq!(on.status, 200, "{}", on.text());
+    let answer = session(&app, &key, body);
+    let media = folder.path().join("speech");
+    let report = stream(
+        answer["streaming_url"].as_str().unwrap(),
+        answer["token"].as_str().unwrap(),
+        &file,
+        milliseconds,
+        &["--media-out", media.to_str().unwrap()],
+    );
+    assert_eq!(report["errors"], json!([]), "{report}");
+    let german = &report["media"]["de"];
+    assert_eq!(german["content_type"], "audio/webm;codecs=opus", "{report}");
+    assert!(german["duration"].as_i64().unwrap_or(0) > 500, "{report}");
+    let names = types(&report);
+    let position =
+        |name: &str| names.iter().rposition(|other| other == name).unwrap_or_else(|| panic!("{name}: {names:?}"));
+    assert!(position("target_media_chunk") < position("end_of_target_media"), "{names:?}");
+    assert!(position("end_of_target_transcript") < position("end_of_target_media"), "{names:?}");
+    assert_eq!(names.last().map(String::as_str), Some("end_of_stream"));
+    // The joined packets are one WebM file that ffprobe reads and ffmpeg decodes, as long as the
+    // chunks said (a live stream's header names no duration: the decoded samples do).
+    let joined = folder.path().join("speech.de");
+    let probe = Command::new("ffprobe")
+        .args(["-v", "error", "-show_entries", "format=format_name", "-of", "json"])
+        .arg(&joined)
+        .output()
+        .expect("run ffprobe");
+    assert!(probe.status.success(), "{}", String::from_utf8_lossy(&probe.stderr));
+    let format: Json = serde_json::from_slice(&probe.stdout).unwrap();
+    assert!(format["format"]["format_name"].as_str().unwrap_or_default().contains("webm"), "{format}");
+    let decoded = Command::new("ffmpeg")
+        .args(["-v", "error", "-i"])
+        .arg(&joined)
+        .args(["-f", "s16le", "-ac", "1", "-ar", "16000", "-"])
+        .output()
+        .expect("run ffmpeg");
+    assert!(decoded.status.success(), "{}", String::from_utf8_lossy(&decoded.stderr));
+    let seconds = decoded.stdout.len() as f64 / 32_000.0;
+    let said = german["duration"].as_f64().unwrap() / 1000.0;
+    assert!((seconds - said).abs() <= said * 0.1 + 0.2, "{seconds} s decoded, {said} s announced");
+}

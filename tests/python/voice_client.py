@@ -2,7 +2,7 @@
 reports what came back.
 
 Usage: voice_client.py STREAMING_URL TOKEN FILE SECONDS [--format json|msgpack] [--pace X]
-                       [--chunk-ms N] [--stop-after-ms N] [--wrong-frames]
+                       [--chunk-ms N] [--stop-after-ms N] [--wrong-frames] [--timing] [--media-out PATH]
 
 FILE is sent as it is, in chunks of about --chunk-ms of audio (the file's bytes spread evenly over
 its SECONDS), one chunk per --chunk-ms divided by --pace (1: real time), then
@@ -13,6 +13,12 @@ format's. Prints one JSON object: the message types in order, the concluded and 
 source segments, each target's concluded segments, the errors, and how the socket closed.
 Every message the server sends is checked against the project's AsyncAPI description
 (docs/asyncapi.yaml); those that do not match are listed under "invalid".
+Translated speech is summed up under "media" per language (chunks, duration, bytes, and the first
+chunk's content_type and headers); --media-out PATH writes its packets, joined, to PATH.<language>.
+--timing adds two keys, with times in seconds on a monotonic clock started just before the
+connection: "sent", one [end_ms, time] per chunk (the stream position in milliseconds where the
+chunk's audio ends, and when its send finished), and "concluded_at", when each segment of
+"concluded" arrived (in the same order). bench/voice.sh measures latency with them.
 """
 
 import argparse
@@ -80,7 +86,10 @@ async def stream(args):
         frame = 1 if ("alaw" in args.kind or "ulaw" in args.kind) else 2
         chunk_bytes -= chunk_bytes % frame
     report = {"types": [], "frames": [], "concluded": [], "tentative": [], "targets": {}, "errors": [], "close": None,
-              "invalid": []}
+              "invalid": [], "media": {}}
+    if args.timing:
+        report["sent"], report["concluded_at"] = [], []
+    origin = time.monotonic()
     payloads = described_messages()
     url = f"{args.url}?token={args.token}"
     try:
@@ -97,9 +106,24 @@ async def stream(args):
                     report["frames"].append(kind)
                     if name == "source_transcript_update":
                         report["concluded"].extend(body["concluded"])
+                        if args.timing:
+                            arrived = round(time.monotonic() - origin, 4)
+                            report["concluded_at"].extend(arrived for _ in body["concluded"])
                         report["tentative"] = body["tentative"]
                     elif name == "target_transcript_update":
                         report["targets"].setdefault(body["language"], []).extend(body["concluded"])
+                    elif name == "target_media_chunk":
+                        media = report["media"].setdefault(body["language"], {"chunks": 0, "duration": 0, "bytes": 0})
+                        if media["chunks"] == 0:
+                            media["content_type"], media["headers"] = body.get("content_type"), body.get("headers")
+                        media["chunks"] += 1
+                        media["duration"] += body["duration"]
+                        for packet in body["data"]:
+                            packet = base64.b64decode(packet) if isinstance(packet, str) else packet
+                            media["bytes"] += len(packet)
+                            if args.media_out:
+                                with open(f"{args.media_out}.{body['language']}", "ab") as out:
+                                    out.write(packet)
                     elif name == "error":
                         report["errors"].append(body)
                     if name in ("end_of_stream", "error"):
@@ -116,6 +140,9 @@ async def stream(args):
                     break
                 chunk = audio[start:start + chunk_bytes]
                 await socket.send(encode({"source_media_chunk": {"data": chunk}}, args.format, args.wrong_frames))
+                if args.timing:
+                    end_ms = round((start + len(chunk)) / len(audio) * seconds * 1000)
+                    report["sent"].append([end_ms, round(time.monotonic() - origin, 4)])
                 sent_ms += args.chunk_ms
                 due = started + (index + 1) * args.chunk_ms / 1000 / args.pace
                 await asyncio.sleep(max(0.0, due - time.monotonic()))
@@ -146,6 +173,8 @@ def main():
     parser.add_argument("--stop-after-ms", type=int)
     parser.add_argument("--wrong-frames", action="store_true")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--timing", action="store_true")
+    parser.add_argument("--media-out")
     asyncio.run(stream(parser.parse_args()))
 
 
