@@ -72,7 +72,9 @@ build-release:
 ## with its memory after a burst (bench/hostile.sh), detection accuracy, write throughput and
 ## the language-tools service's memory (bench/language_tools.sh), and the neural engine: the
 ## inference service's start, memory per model and throughput, latency through the application
-## with the cost of pivoting zh→es through English, and chrF (bench/inference.sh).
+## with the cost of pivoting zh→es through English, and chrF (bench/inference.sh), and real-time
+## voice: word error rate and latency of concluded segments with whisper-base and tiny.en, the
+## voice gateway's memory per session, and the concurrent sessions sustained (bench/voice.sh).
 bench: setup setup-bench build-release
 	$(RUNNER) build -f tests/fixtures/spin.toml
 	[ -e target/test-models/zh-en/installed.json ] || $(RUNNER) models install \
@@ -87,6 +89,7 @@ bench: setup setup-bench build-release
 	bench/hostile.sh
 	bench/language_tools.sh
 	bench/inference.sh
+	bench/voice.sh
 
 # wrk and sqlite3, and in target/venv sacrebleu (chrF, for bench/quality.py) and the test
 # requirements (python-docx and XlsxWriter make bench/documents.sh's files).
