@@ -25,6 +25,23 @@ pub enum Decoded {
 /// The largest part of ffmpeg's standard error kept for the failure message.
 const STDERR_KEPT: usize = 4096;
 
+/// What a child process wrote on standard error until it closed it: its last
+/// [`STDERR_KEPT`] bytes, for the log when it fails.
+pub(crate) async fn stderr_tail(mut stderr: impl tokio::io::AsyncRead + Unpin) -> String {
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 1024];
+    while let Ok(read) = stderr.read(&mut buffer).await {
+        if read == 0 {
+            break;
+        }
+        kept.extend_from_slice(&buffer[..read]);
+        if kept.len() > STDERR_KEPT {
+            kept.drain(..kept.len() - STDERR_KEPT);
+        }
+    }
+    String::from_utf8_lossy(&kept).into_owned()
+}
+
 /// One ffmpeg process decoding the session's stream.
 pub struct FfmpegDecoder {
     input: Option<mpsc::UnboundedSender<Vec<u8>>>,
@@ -51,7 +68,7 @@ impl FfmpegDecoder {
         command.args(["-i", "pipe:0", "-vn", "-ac", "1", "-ar", "16000", "-f", "s16le", "pipe:1"]);
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
         let mut child = command.spawn().map_err(|error| format!("cannot start {program}: {error}"))?;
-        let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
+        let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err("ffmpeg's pipes are missing".to_string());
@@ -71,18 +88,7 @@ impl FfmpegDecoder {
 
         let (errors_done, errors) = tokio::sync::oneshot::channel::<String>();
         tokio::spawn(async move {
-            let mut kept = Vec::new();
-            let mut buffer = [0u8; 1024];
-            while let Ok(read) = stderr.read(&mut buffer).await {
-                if read == 0 {
-                    break;
-                }
-                kept.extend_from_slice(&buffer[..read]);
-                if kept.len() > STDERR_KEPT {
-                    kept.drain(..kept.len() - STDERR_KEPT);
-                }
-            }
-            let _ = errors_done.send(String::from_utf8_lossy(&kept).into_owned());
+            let _ = errors_done.send(stderr_tail(stderr).await);
         });
 
         let (kill, killed) = tokio::sync::oneshot::channel::<()>();

@@ -15,9 +15,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
-/// The largest part of ffmpeg's standard error kept for the failure message.
-const STDERR_KEPT: usize = 4096;
-
 /// How long espeak-ng may take for one segment.
 const SYNTHESIS_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -251,7 +248,7 @@ impl Encoder {
         command.arg("pipe:1");
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
         let mut child = command.spawn().map_err(|error| format!("cannot start {program}: {error}"))?;
-        let (Some(stdin), Some(mut stdout), Some(mut stderr)) =
+        let (Some(stdin), Some(mut stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err("ffmpeg's pipes are missing".to_string());
@@ -265,20 +262,7 @@ impl Encoder {
                 }
             }
         });
-        let stderr = tokio::spawn(async move {
-            let mut kept = Vec::new();
-            let mut buffer = [0u8; 1024];
-            while let Ok(read) = stderr.read(&mut buffer).await {
-                if read == 0 {
-                    break;
-                }
-                kept.extend_from_slice(&buffer[..read]);
-                if kept.len() > STDERR_KEPT {
-                    kept.drain(..kept.len() - STDERR_KEPT);
-                }
-            }
-            String::from_utf8_lossy(&kept).into_owned()
-        });
+        let stderr = tokio::spawn(crate::ffmpeg::stderr_tail(stderr));
         Ok(Encoder { child, stdin: Some(stdin), output, stderr: Some(stderr), rate })
     }
 
