@@ -192,3 +192,23 @@ class ModelFolder:
         for family in self._families:
             family.update([installation for installation in installations if installation.family == family.name])
         self._checked = self._clock()
+
+
+def load_model(
+    spec: Any, failed: set[Any], load: Callable[[Any, int], Any], threads: int, kind: str, logger: logging.Logger
+) -> Any | None:
+    """Loads the model of ``spec`` (a family's spec: ``key``, ``installation``, ``describe()``) with
+    ``load``, logging on the family's ``logger`` how long it took; a failure is logged and
+    remembered in ``failed``, so the same installation is not tried again until it changes.
+    ``kind`` names the family in the log."""
+    if spec.key in failed:
+        return None
+    started = time.monotonic()
+    try:
+        model = load(spec, threads)
+    except Exception as error:  # a model that cannot load is logged; the service serves the others
+        logger.error("Cannot load the %s model in %s: %s", kind, spec.installation.directory, error)
+        failed.add(spec.key)
+        return None
+    logger.info("Loaded the %s model %s in %.2f s", kind, spec.describe(), time.monotonic() - started)
+    return model

@@ -32,7 +32,7 @@ import numpy
 
 from .batching import Batcher
 from .family import ApiError, Route, body_object, optional_integer, refuse_unknown_fields, valid_text
-from .models import Installation, InstallationError, version_key
+from .models import Installation, InstallationError, load_model, version_key
 
 SAMPLE_RATE = 16_000
 BYTES_PER_SAMPLE = 2
@@ -296,19 +296,11 @@ class SpeechFamily:
             )
 
     def _obtain(self, spec: SpeechSpec, existing: _Loaded | None) -> _Loaded | None:
+        """The loaded model for ``spec``: the existing one if it is the same, else a fresh load."""
         if existing is not None and existing.spec.key == spec.key:
             return existing
-        if spec.key in self._failed:
-            return None
-        started = time.monotonic()
-        try:
-            model = self._load(spec, self._threads)
-        except Exception as error:
-            log.error("Cannot load the speech model in %s: %s", spec.installation.directory, error)
-            self._failed.add(spec.key)
-            return None
-        log.info("Loaded the speech model %s in %.2f s", spec.describe(), time.monotonic() - started)
-        return _Loaded(spec, model)
+        model = load_model(spec, self._failed, self._load, self._threads, "speech", log)
+        return None if model is None else _Loaded(spec, model)
 
     def default_model(self) -> str | None:
         """The model a request without ``model`` uses: ``--speech-model``, a multilingual one, any."""

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ from .family import (
     required_text,
     valid_text,
 )
-from .models import Installation, InstallationError, version_key
+from .models import Installation, InstallationError, load_model, version_key
 from .placeholders import WORD_START, Mark, join_pieces, place, strip_placeholders
 
 MAX_TEXTS = 2000
@@ -408,17 +407,8 @@ class TranslationFamily:
         """The loaded model for ``spec``: the existing one if it is the same, else a fresh load."""
         if existing is not None and existing.spec.key == spec.key:
             return existing
-        if spec.key in self._failed:
-            return None
-        started = time.monotonic()
-        try:
-            model = self._load(spec, self._threads)
-        except Exception as error:
-            log.error("Cannot load the translation model in %s: %s", spec.installation.directory, error)
-            self._failed.add(spec.key)
-            return None
-        log.info("Loaded the translation model %s in %.2f s", spec.describe(), time.monotonic() - started)
-        return _Loaded(spec, model)
+        model = load_model(spec, self._failed, self._load, self._threads, "translation", log)
+        return None if model is None else _Loaded(spec, model)
 
     def model_count(self) -> int:
         return len(self._models)
