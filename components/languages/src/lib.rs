@@ -9,12 +9,15 @@
 //! to what the configured engine translates; write to the languages the language-tools service
 //! corrects (asked at its `/health`), and not at all without one configured; voice, where it is
 //! set up, to the spoken languages the inference service's speech models recognise (asked at
-//! `/v1/speech/models`) and the targets the engine reaches from them. `POST` works like `GET`
-//! on each (old clients use either). A developer key is needed.
+//! `/v1/speech/models`) and the targets the engine reaches from them. Translated speech, a closed
+//! beta, is offered (`translated_speech`) only to a caller whose subscription's admins switched it
+//! on (`accounts::translated_speech`). `POST` works like `GET` on each (old clients use either).
+//! A developer key is needed.
 
 use accounts::Access;
+use accounts::Principal;
 use api::{ApiError, ApiResponse, Request};
-use catalogue::{Coverage, Include, ListKind, Resource, SERVED};
+use catalogue::{Coverage, Include, ListKind, Resource, SERVED, Served};
 use engines::Engine;
 use engines::language_tools::{LanguageTools, ToolsSettings};
 use platform_spin::{Host, Services, serve};
@@ -39,7 +42,7 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
     }
     let host = Host::for_request(request)?;
     let services = host.services_with_outbound();
-    let (_, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
+    let (caller, params) = accounts::authenticate_request(&services, request, Access::Developer)?;
 
     match endpoint {
         Endpoint::V2Languages => {
@@ -53,8 +56,8 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
         }
         Endpoint::V3Languages => {
             let tools = language_tools(&services);
-            let served = served(tools.is_some(), voice_set_up(&services));
-            let resource = Resource::from_params(&params, &served)?;
+            let resources = served(tools.is_some(), voice_set_up(&services));
+            let resource = Resource::from_params(&params, &resources)?;
             let include = Include::list_from_params(&params)?;
             let coverage = match (resource, tools) {
                 (Resource::TranslateText | Resource::TranslateDocument | Resource::Glossary, _) => coverage(&services)?,
@@ -63,11 +66,12 @@ fn route(request: &Request) -> Result<ApiResponse, ApiError> {
                 // The other resources do not go through the translation engine.
                 _ => Coverage::All,
             };
-            Ok(ApiResponse::json(200, &catalogue::languages_served(resource, &include, &coverage, &served)))
+            let served = for_caller(&services, &caller, &resources)?;
+            Ok(ApiResponse::json(200, &catalogue::languages_served(resource, &include, &coverage, served)))
         }
         Endpoint::V3Resources => {
-            let served = served(language_tools(&services).is_some(), voice_set_up(&services));
-            Ok(ApiResponse::json(200, &catalogue::resources_served(&served)))
+            let resources = served(language_tools(&services).is_some(), voice_set_up(&services));
+            Ok(ApiResponse::json(200, &catalogue::resources_served(for_caller(&services, &caller, &resources)?)))
         }
     }
 }
@@ -99,6 +103,19 @@ fn served(with_language_tools: bool, with_voice: bool) -> Vec<Resource> {
         .filter(|&resource| resource != Resource::Write || with_language_tools)
         .filter(|&resource| resource != Resource::Voice || with_voice)
         .collect()
+}
+
+/// What the deployment serving `resources` serves the caller: translated speech too where voice is
+/// served and the caller's subscription has it switched on.
+fn for_caller<'a>(
+    services: &Services<'_>,
+    caller: &Principal,
+    resources: &'a [Resource],
+) -> Result<Served<'a>, ApiError> {
+    let translated_speech = resources.contains(&Resource::Voice)
+        && accounts::translated_speech(services.db, &caller.subscription.id)
+            .map_err(|cause| ApiError::internal(&cause))?;
+    Ok(Served::resources(resources).with_translated_speech(translated_speech))
 }
 
 /// Whether real-time voice is set up: its token secret, and an inference service to recognise speech.

@@ -13,11 +13,14 @@
 //! * `GET` and `PUT /v2/admin/translated-speech` (`enabled`): whether the subscription's sessions
 //!   may ask for translated speech (closed beta, off by default), for admin keys
 //!
+//! Every change an admin key makes to a spoken terms list or to the switch is written to the
+//! subscription's audit log (`GET /v2/admin/audit-log`) in the same transaction.
+//!
 //! Without `voice_token_secret` (or, for the internal routes, `voice_gateway_secret`) the
 //! deployment has no real-time voice: those routes answer 503. Spoken terms lists are managed
 //! either way.
 
-use accounts::Access;
+use accounts::{Access, Actor};
 use api::{ApiError, ApiResponse, Request};
 use platform_spin::{Host, Services, serve};
 use spin_sdk::http::{IncomingRequest, ResponseOutparam};
@@ -116,10 +119,11 @@ fn session(request: &Request, services: &Services<'_>, version: &str) -> Result<
 fn spoken_terms_lists(request: &Request, services: &Services<'_>, endpoint: Endpoint) -> Result<ApiResponse, ApiError> {
     let (admin, params) = accounts::authenticate_request(services, request, Access::Admin)?;
     let subscription = admin.subscription.id.as_str();
+    let actor = Actor::AdminKey(&admin.key.id);
     let Endpoint::SpokenTermsList(raw_id) = endpoint else {
         if request.method == "POST" {
             let list = voice_sessions::new_spoken_terms(&params)?;
-            return Ok(ApiResponse::json(201, &spoken_terms::create(services, subscription, &list)?));
+            return Ok(ApiResponse::json(201, &spoken_terms::create(services, subscription, &list, actor)?));
         }
         return Ok(ApiResponse::json(200, &spoken_terms::listing(services.db, subscription)?));
     };
@@ -127,10 +131,10 @@ fn spoken_terms_lists(request: &Request, services: &Services<'_>, endpoint: Endp
     match request.method.as_str() {
         "PUT" => {
             let change = voice_sessions::spoken_terms_change(&params)?;
-            Ok(ApiResponse::json(200, &spoken_terms::replace(services, subscription, &id, &change)?))
+            Ok(ApiResponse::json(200, &spoken_terms::replace(services, subscription, &id, &change, actor)?))
         }
         "DELETE" => {
-            spoken_terms::delete(services.db, subscription, &id)?;
+            spoken_terms::delete(services, subscription, &id, actor)?;
             Ok(ApiResponse { status: 204, headers: Vec::new(), body: Vec::new() })
         }
         _ => Ok(ApiResponse::json(200, &spoken_terms::get(services.db, subscription, &id)?)),
@@ -143,11 +147,13 @@ fn translated_speech(request: &Request, services: &Services<'_>) -> Result<ApiRe
     let subscription = admin.subscription.id.as_str();
     let setting = if request.method == "PUT" {
         let enabled = voice_sessions::translated_speech_enabled(&params)?;
-        settings::set_translated_speech(services, subscription, enabled)
+        let actor = Actor::AdminKey(&admin.key.id);
+        settings::set_translated_speech(services, subscription, enabled, actor)
+            .map_err(|cause| ApiError::internal(&cause))
     } else {
-        settings::translated_speech(services, subscription)
+        settings::translated_speech(services, subscription).map_err(|cause| ApiError::internal(&cause))
     };
-    Ok(ApiResponse::json(200, &setting.map_err(|cause| ApiError::internal(&cause))?))
+    Ok(ApiResponse::json(200, &setting?))
 }
 
 /// The gateway's calls, once its secret is checked.

@@ -1,18 +1,20 @@
-//! The audit log: who changed which key, limit, cost control or rate limit, when, from what to
-//! what.
+//! The audit log: who changed which key, limit, cost control, rate limit, closed-beta switch or
+//! spoken terms list, when, from what to what.
 //!
-//! Every change to a subscription's keys and limits writes one entry in the same transaction as
-//! the change itself, so the log can neither miss a change nor record one that did not happen.
-//! A change that changes nothing (deactivating a deactivated key, a label set to itself) writes
-//! nothing. Entries hold key ids and labels, never secrets. Entries are written for every plan;
+//! Every change to a subscription's keys, limits and settings writes one entry in the same
+//! transaction as the change itself, so the log can neither miss a change nor record one that did
+//! not happen. A change that changes nothing (deactivating a deactivated key, a label set to
+//! itself) writes nothing. Entries hold key ids, labels, names and terms, never secrets. Spoken
+//! terms lists are `voice-sessions`' own: it records their changes through
+//! [`record_spoken_terms`], the one way in from outside this crate. Entries are written for every plan;
 //! only Pro subscriptions may read them (the admin API decides that), through `metering`'s
 //! audit-log report.
 
-use platform::{Database, Value};
+use platform::{Clock, Database, Value};
 
 use crate::error::StoreError;
 use crate::model::KeyKind;
-use crate::period::rfc3339;
+use crate::period::{now, rfc3339};
 
 /// Who makes a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +43,10 @@ pub enum Action {
     ChangeKeyLimits,
     ChangeCostControl,
     ChangeRateLimit,
+    ChangeTranslatedSpeech,
+    CreateSpokenTerms,
+    ChangeSpokenTerms,
+    DeleteSpokenTerms,
 }
 
 impl Action {
@@ -52,6 +58,10 @@ impl Action {
             Action::ChangeKeyLimits => "change_key_limits",
             Action::ChangeCostControl => "change_cost_control",
             Action::ChangeRateLimit => "change_rate_limit",
+            Action::ChangeTranslatedSpeech => "change_translated_speech",
+            Action::CreateSpokenTerms => "create_spoken_terms",
+            Action::ChangeSpokenTerms => "change_spoken_terms",
+            Action::DeleteSpokenTerms => "delete_spoken_terms",
         }
     }
 }
@@ -59,8 +69,13 @@ impl Action {
 /// What a change was made to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target<'a> {
-    Key { kind: KeyKind, id: &'a str },
+    Key {
+        kind: KeyKind,
+        id: &'a str,
+    },
     Subscription(&'a str),
+    /// A spoken terms list, by its id.
+    SpokenTerms(&'a str),
 }
 
 impl Target<'_> {
@@ -69,6 +84,7 @@ impl Target<'_> {
             Target::Key { kind: KeyKind::Developer, id } => ("developer_key", id),
             Target::Key { kind: KeyKind::Admin, id } => ("admin_key", id),
             Target::Subscription(id) => ("subscription", id),
+            Target::SpokenTerms(id) => ("spoken_terms", id),
         }
     }
 }
@@ -104,4 +120,53 @@ pub(crate) fn record(db: &dyn Database, change: Change<'_>) -> Result<(), StoreE
         ],
     )?;
     Ok(())
+}
+
+/// What was done to a spoken terms list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpokenTermsAction {
+    Create,
+    /// Its name, its terms or both replaced.
+    Change,
+    Delete,
+}
+
+/// A change to one of a subscription's spoken terms lists, as [`record_spoken_terms`] writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpokenTermsChange<'a> {
+    pub subscription_id: &'a str,
+    /// The list's id.
+    pub list_id: &'a str,
+    pub actor: Actor<'a>,
+    pub action: SpokenTermsAction,
+    /// The changed values (`name`, `terms`) before (`None` for a creation) and after (`None` for
+    /// a deletion).
+    pub old: Option<serde_json::Value>,
+    pub new: Option<serde_json::Value>,
+}
+
+/// Writes the entry of a change to a spoken terms list, at the clock's time; call it inside the
+/// transaction that makes the change.
+pub fn record_spoken_terms(
+    db: &dyn Database,
+    clock: &dyn Clock,
+    change: SpokenTermsChange<'_>,
+) -> Result<(), StoreError> {
+    let action = match change.action {
+        SpokenTermsAction::Create => Action::CreateSpokenTerms,
+        SpokenTermsAction::Change => Action::ChangeSpokenTerms,
+        SpokenTermsAction::Delete => Action::DeleteSpokenTerms,
+    };
+    record(
+        db,
+        Change {
+            subscription_id: change.subscription_id,
+            at: now(clock),
+            actor: change.actor,
+            action,
+            target: Target::SpokenTerms(change.list_id),
+            old: change.old,
+            new: change.new,
+        },
+    )
 }

@@ -9,17 +9,20 @@
 //! * `rate.rs`: every authenticated request counts against its key's request rate (GCRA, the
 //!   state in SQLite, one statement per request); subscriptions may set their own limit.
 //! * `views.rs`: keys as the admin API answers them.
-//! * `audit.rs`: every change to keys, key limits, cost control and rate limits writes its entry in the same
-//!   transaction (`metering` reads the log).
+//! * `closed_beta.rs`: the closed betas a subscription's admins switch on (translated speech).
+//! * `audit.rs`: every change to keys, key limits, cost control, rate limits and closed-beta switches writes its
+//!   entry in the same transaction (`metering` reads the log); `voice-sessions` records its spoken terms lists'
+//!   changes through [`record_spoken_terms`].
 //! * `edge.rs`: the only file that knows HTTP: credentials from a request, and the answer for
 //!   each failure.
 //!
 //! What requests use and cost is `metering`'s. The SQL lives here, against
-//! `platform::Database`; the schema is `sql/0002_accounts.sql`, `sql/0004_audit.sql` and
-//! `sql/0006_rate_limits.sql`.
+//! `platform::Database`; the schema is `sql/0002_accounts.sql`, `sql/0004_audit.sql`,
+//! `sql/0006_rate_limits.sql` and `sql/0017_voice_settings.sql` (the switches).
 
 mod audit;
 mod auth;
+mod closed_beta;
 mod edge;
 mod error;
 mod keys;
@@ -29,10 +32,11 @@ mod rate;
 mod subscriptions;
 mod views;
 
-pub use audit::Actor;
+pub use audit::{Actor, SpokenTermsAction, SpokenTermsChange, record_spoken_terms};
 pub use auth::{
     Access, AuthConfig, AuthError, AuthSettings, Bootstrap, Brownout, Credentials, RateLimited, authenticate,
 };
+pub use closed_beta::{set_translated_speech, translated_speech};
 pub use edge::{
     BOOTSTRAP_ADMIN_KEY_VARIABLE, BOOTSTRAP_PLAN_VARIABLE, BROWNOUT_VARIABLE, VariableAuthConfig, admitted_principal,
     authenticate_header, authenticate_request, cost_control_characters, credentials, key_id, label_param,
@@ -60,11 +64,12 @@ mod test_support {
     use platform::{Database, FixedClock};
 
     /// The application's schema, as far as this crate uses it.
-    const SCHEMA: [&str; 4] = [
+    const SCHEMA: [&str; 5] = [
         include_str!("../../../sql/0002_accounts.sql"),
         include_str!("../../../sql/0003_usage_reports.sql"),
         include_str!("../../../sql/0004_audit.sql"),
         include_str!("../../../sql/0006_rate_limits.sql"),
+        include_str!("../../../sql/0017_voice_settings.sql"),
     ];
 
     /// A fresh in-memory database with the application's schema.

@@ -18,11 +18,13 @@
 //! * `voice`: the languages of real-time voice sessions: spoken languages as sources, with `transcription`
 //!   and `spoken_terms` (beta: they bias the recogniser), and targets with `formality` and `glossary`. The
 //!   caller's coverage says which spoken languages the installed speech models recognise and which targets
-//!   the engine reaches from them. Every recogniser is offline here, so nothing is `external`; translated
-//!   speech is not offered (a closed beta no subscription has).
+//!   the engine reaches from them. Every recogniser is offline here, so nothing is `external`. Translated
+//!   speech is a closed beta: `translated_speech` (beta) is offered on the targets the speech synthesiser
+//!   speaks (`speech.rs`), and only to a caller whose subscription has it switched on ([`Served`]).
 //!
-//! Beta languages (`de-CH`, `fr-CA`) appear only with `include=beta`, with status `beta`, and so do the features
-//! of a beta language: a feature is never more stable than its language. Every listing is limited to what the
+//! Beta languages (`de-CH`, `fr-CA`) appear only with `include=beta`, with status `beta`, and so do beta features
+//! (`spoken_terms`, `translated_speech`) and the features of a beta language: a feature is never more stable than
+//! its language. `/v3/languages/resources` lists every feature that works for the caller, beta ones included. Every listing is limited to what the
 //! engine covers: a language appears when it is usable on a side the engine serves, and its features follow the
 //! roles it keeps. The caller passes the coverage that matters for the resource (that of the engine behind
 //! `write`, for instance).
@@ -34,6 +36,7 @@ use crate::coverage::Coverage;
 use crate::error::QueryError;
 use crate::language::Language;
 use crate::lookup::all;
+use crate::speech::speech_voice;
 
 /// A resource of `/v3/languages`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -60,6 +63,7 @@ pub enum Feature {
     Tone,
     AutoDetection,
     Transcription,
+    TranslatedSpeech,
     SpokenTerms,
     TranslationMemory,
 }
@@ -96,6 +100,26 @@ impl Side {
 
     fn needs_target(self) -> bool {
         matches!(self, Side::Target | Side::Both)
+    }
+}
+
+/// What a deployment serves its caller: the resources it serves ([`SERVED`], less those its configuration cannot
+/// serve) and whether the caller's subscription has translated speech, a closed beta its admins switch on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Served<'a> {
+    pub resources: &'a [Resource],
+    pub translated_speech: bool,
+}
+
+impl<'a> Served<'a> {
+    /// The resources `resources`, to a caller without translated speech.
+    pub const fn resources(resources: &'a [Resource]) -> Served<'a> {
+        Served { resources, translated_speech: false }
+    }
+
+    /// The same, to a caller whose subscription has translated speech switched on (`true`) or not.
+    pub const fn with_translated_speech(self, translated_speech: bool) -> Served<'a> {
+        Served { translated_speech, ..self }
     }
 }
 
@@ -194,6 +218,7 @@ impl Resource {
                 (Feature::Formality, Side::Target),
                 (Feature::Glossary, Side::Both),
                 (Feature::Transcription, Side::Source),
+                (Feature::TranslatedSpeech, Side::Target),
                 (Feature::SpokenTerms, Side::Source),
             ],
             Resource::Write => &[
@@ -238,6 +263,7 @@ impl Feature {
             Feature::Tone => "tone",
             Feature::AutoDetection => "auto_detection",
             Feature::Transcription => "transcription",
+            Feature::TranslatedSpeech => "translated_speech",
             Feature::SpokenTerms => "spoken_terms",
             Feature::TranslationMemory => "translation_memory",
         }
@@ -254,9 +280,13 @@ impl Feature {
         }
     }
 
-    /// Whether the feature works when the resources `served` are: its own resource, if any, is one of them.
-    fn works_with(self, served: &[Resource]) -> bool {
-        self.resource().is_none_or(|resource| served.contains(&resource))
+    /// Whether the feature works for the caller `served` describes: its own resource, if any, is served, and
+    /// translated speech is switched on for the caller's subscription.
+    fn works_with(self, served: Served<'_>) -> bool {
+        match self {
+            Feature::TranslatedSpeech => served.translated_speech,
+            _ => self.resource().is_none_or(|resource| served.resources.contains(&resource)),
+        }
     }
 }
 
@@ -291,6 +321,8 @@ fn support(feature: Feature, language: &Language) -> Option<Support> {
         // Every spoken language listed is recognised (the caller's coverage); terms bias the recogniser.
         Feature::Transcription => (true, false, false),
         Feature::SpokenTerms => (true, true, false),
+        // A closed beta, on the targets the speech synthesiser speaks.
+        Feature::TranslatedSpeech => (speech_voice(language).is_some(), true, false),
     };
     has.then_some(Support { beta: beta || language.is_beta(), external })
 }
@@ -345,16 +377,17 @@ pub struct V3Language {
 /// The `/v3/languages` listing of a resource, with what `include` asks for, limited to what the engine covers and
 /// to the features that work on this deployment ([`SERVED`]).
 pub fn v3_languages(resource: Resource, include: &[Include], coverage: &Coverage) -> Vec<V3Language> {
-    languages_served(resource, include, coverage, SERVED)
+    languages_served(resource, include, coverage, Served::resources(SERVED))
 }
 
-/// [`v3_languages`] on a deployment that serves the resources `served`: [`SERVED`], less those its configuration
-/// cannot serve (write without a language-tools service).
+/// [`v3_languages`] for a caller `served` describes: the resources the deployment serves ([`SERVED`], less those
+/// its configuration cannot serve: write without a language-tools service), and whether the caller has translated
+/// speech.
 pub fn languages_served(
     resource: Resource,
     include: &[Include],
     coverage: &Coverage,
-    served: &[Resource],
+    served: Served<'_>,
 ) -> Vec<V3Language> {
     let with_beta = include.contains(&Include::Beta);
     let with_external = include.contains(&Include::External);
@@ -410,16 +443,16 @@ pub struct ResourceFeature {
 }
 
 /// The body of `/v3/languages/resources`: every resource this deployment serves ([`SERVED`]) and its features
-/// that work here.
+/// that work here (to a caller without translated speech).
 pub fn v3_resources() -> Vec<V3Resource> {
-    resources_served(SERVED)
+    resources_served(Served::resources(SERVED))
 }
 
-/// [`v3_resources`] on a deployment that serves the resources `served` (see [`languages_served`]).
-pub fn resources_served(served: &[Resource]) -> Vec<V3Resource> {
+/// [`v3_resources`] for a caller `served` describes (see [`languages_served`]).
+pub fn resources_served(served: Served<'_>) -> Vec<V3Resource> {
     Resource::ALL
         .into_iter()
-        .filter(|resource| served.contains(resource))
+        .filter(|resource| served.resources.contains(resource))
         .map(|resource| V3Resource {
             name: resource,
             features: resource
@@ -483,7 +516,7 @@ mod tests {
         // A feature whose own resource is not served (a deployment that serves no style rule lists
         // or translation memories) is not offered.
         let features = |served: &[Resource]| {
-            let listing = languages_served(Resource::TranslateText, &[], &Coverage::All, served);
+            let listing = languages_served(Resource::TranslateText, &[], &Coverage::All, Served::resources(served));
             let german = entry(&listing, "de").unwrap();
             german.features.iter().map(|(feature, _)| feature.name()).collect::<Vec<_>>()
         };
@@ -512,8 +545,12 @@ mod tests {
 
     #[test]
     fn a_beta_language_is_beta_with_neither_glossary_nor_formality() {
-        let listing =
-            languages_served(Resource::TranslateText, &[Include::Beta], &Coverage::All, &[Resource::TranslateText]);
+        let listing = languages_served(
+            Resource::TranslateText,
+            &[Include::Beta],
+            &Coverage::All,
+            Served::resources(&[Resource::TranslateText]),
+        );
         assert_eq!(serde_json::to_value(&entry(&listing, "fr-CA").unwrap().features).unwrap(), json!({}));
         let listing = v3_languages(Resource::TranslateText, &[Include::Beta], &Coverage::All);
         assert_eq!(
@@ -620,7 +657,7 @@ mod tests {
         let german = serde_json::to_value(&entry(&listing, "de").unwrap().features).unwrap();
         assert_eq!(german["transcription"], json!({"status": "stable"}));
         assert_eq!(german["formality"], json!({"status": "stable"}));
-        assert!(german.get("translated_speech").is_none(), "a closed beta nobody has is not offered");
+        assert!(german.get("translated_speech").is_none(), "a closed beta the caller does not have");
         let only_english = v3_languages(Resource::Voice, &[], &recognising(&["en"], &["de"]));
         assert_eq!(langs(&only_english), ["de", "en"]);
     }
@@ -636,6 +673,73 @@ mod tests {
         assert_eq!(english["transcription"], json!({"status": "stable"}));
         let french = serde_json::to_value(&entry(&listing, "fr").unwrap().features).unwrap();
         assert!(french.get("spoken_terms").is_none(), "terms bias what is spoken, not targets");
+    }
+
+    /// The voice listing to a caller whose subscription has translated speech switched on (`true`) or not.
+    fn voice_to(translated_speech: bool, include: &[Include], coverage: &Coverage) -> Vec<V3Language> {
+        let served = Served::resources(SERVED).with_translated_speech(translated_speech);
+        languages_served(Resource::Voice, include, coverage, served)
+    }
+
+    #[test]
+    fn translated_speech_is_a_beta_feature_of_spoken_targets_for_subscriptions_that_have_it() {
+        let coverage = recognising(&["en", "ja"], &["de", "en", "ja", "tl", "zh"]);
+        let speech = |listing: &[V3Language]| -> Vec<&str> {
+            let spoken = listing.iter().filter(|language| language.features.get(Feature::TranslatedSpeech).is_some());
+            spoken.map(|language| language.lang).collect()
+        };
+        assert_eq!(
+            speech(&voice_to(true, &[Include::Beta], &coverage)),
+            ["de", "en", "en-GB", "en-US", "zh", "zh-Hans", "zh-Hant"]
+        );
+        let listing = voice_to(true, &[Include::Beta], &coverage);
+        let german = serde_json::to_value(&entry(&listing, "de").unwrap().features).unwrap();
+        assert_eq!(german["translated_speech"], json!({"status": "beta"}));
+        assert!(entry(&listing, "ja").unwrap().features.get(Feature::TranslatedSpeech).is_none(), "no kanji spoken");
+        assert!(entry(&listing, "tl").unwrap().features.get(Feature::TranslatedSpeech).is_none(), "no voice");
+        // Beta features need include=beta; a closed beta needs the subscription's switch.
+        assert!(speech(&voice_to(true, &[], &coverage)).is_empty());
+        assert!(speech(&voice_to(false, &[Include::Beta], &coverage)).is_empty());
+        assert_eq!(
+            voice_to(false, &[Include::Beta], &coverage),
+            v3_languages(Resource::Voice, &[Include::Beta], &coverage)
+        );
+        // Checked on the target: a spoken language that is no target here has no speech.
+        let only_english_spoken = voice_to(true, &[Include::Beta], &recognising(&["en"], &["de"]));
+        assert!(entry(&only_english_spoken, "en").unwrap().features.get(Feature::TranslatedSpeech).is_none());
+        // Other resources never offer it.
+        let text = languages_served(
+            Resource::TranslateText,
+            &[Include::Beta],
+            &Coverage::All,
+            Served::resources(SERVED).with_translated_speech(true),
+        );
+        assert!(text.iter().all(|language| language.features.get(Feature::TranslatedSpeech).is_none()));
+    }
+
+    #[test]
+    fn the_resources_list_translated_speech_for_voice_to_subscriptions_that_have_it() {
+        let voice = |translated_speech: bool| {
+            let served = Served::resources(SERVED).with_translated_speech(translated_speech);
+            let resources = serde_json::to_value(resources_served(served)).unwrap();
+            resources.as_array().unwrap().iter().find(|resource| resource["name"] == "voice").unwrap().clone()
+        };
+        assert_eq!(
+            voice(true)["features"],
+            json!([
+                {"name": "auto_detection", "needs_source_support": true},
+                {"name": "formality", "needs_target_support": true},
+                {"name": "glossary", "needs_source_support": true, "needs_target_support": true},
+                {"name": "transcription", "needs_source_support": true},
+                {"name": "translated_speech", "needs_target_support": true},
+                {"name": "spoken_terms", "needs_source_support": true},
+            ])
+        );
+        assert!(!voice(false).to_string().contains("translated_speech"));
+        let without_voice = Served::resources(&[Resource::TranslateText]).with_translated_speech(true);
+        assert!(
+            !serde_json::to_value(resources_served(without_voice)).unwrap().to_string().contains("translated_speech")
+        );
     }
 
     #[test]
@@ -708,7 +812,7 @@ mod tests {
 
     #[test]
     fn resources_list_their_features_with_the_sides_that_need_them() {
-        let resources = serde_json::to_value(resources_served(&Resource::ALL)).unwrap();
+        let resources = serde_json::to_value(resources_served(Served::resources(&Resource::ALL))).unwrap();
         assert_eq!(resources.as_array().unwrap().len(), 7);
         assert_eq!(
             resources[0],

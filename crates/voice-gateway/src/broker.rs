@@ -155,7 +155,7 @@ impl Broker {
         }
     }
 
-    /// Translates concluded segments (the broker applies the session's glossary and formality).
+    /// Translates segments (the broker applies the session's glossary and formality).
     pub async fn translate(
         &self,
         session_id: &str,

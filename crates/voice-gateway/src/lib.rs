@@ -10,9 +10,12 @@
 //! * `session`: one connection, from claim to close: checks, decoding, metering, limits.
 //! * `protocol`: the messages in JSON and MessagePack, and the error reason codes.
 //! * `audio`: the source formats, PCM and G.711 decoding, resampling to 16 kHz; `ffmpeg`: the rest.
-//! * `segmenter`: cutting recognised speech into tentative and concluded segments.
+//! * `segmenter`: cutting recognised speech into tentative and concluded segments, concluding at the
+//!   pauses that `activity` (a frame-energy voice detector) hears.
 //! * `pipeline`: recognition and translation of a session, and the end messages.
-//! * `speech`: translated speech (closed beta): espeak-ng per segment, one streaming ffmpeg encoder.
+//! * `speech`: translated speech (closed beta): espeak-ng per segment, one streaming ffmpeg encoder;
+//!   `voices`: the synthesiser of a session, a Piper voice of the inference service where one speaks
+//!   the language, else espeak-ng.
 //! * `meter`: usage reports.
 //! * `broker`, `recognizer`, `client`: the services the gateway calls; `recognizer` is the recogniser
 //!   chosen at start: the inference service, or an OpenAI-compatible server (`openai`, which sends a
@@ -20,6 +23,7 @@
 //!
 //! `main.rs` is the command line around them.
 
+pub mod activity;
 pub mod audio;
 pub mod broker;
 pub mod client;
@@ -35,4 +39,5 @@ pub mod segmenter;
 pub mod server;
 pub mod session;
 pub mod speech;
+pub mod voices;
 pub mod wav;

@@ -15,6 +15,7 @@ use voice_gateway::client::JsonClient;
 use voice_gateway::openai::OpenAiRecognizer;
 use voice_gateway::recognizer::Recognizer;
 use voice_gateway::server::{Gateway, Settings, serve};
+use voice_gateway::voices::Voices;
 
 /// The voice gateway: terminates the real-time voice WebSocket in front of the application.
 #[derive(Debug, Parser)]
@@ -51,9 +52,14 @@ struct Args {
     /// The ffmpeg program that decodes container formats.
     #[arg(long, default_value = "ffmpeg")]
     ffmpeg: String,
-    /// The espeak-ng program that synthesises translated speech (`target_media_languages`).
+    /// The espeak-ng program that synthesises translated speech (`target_media_languages`) in the
+    /// languages no Piper voice speaks.
     #[arg(long, default_value = "espeak-ng")]
     espeak: String,
+    /// Where Piper voices come from: the inference service's (`--inference-url`), or none (espeak-ng
+    /// speaks every language).
+    #[arg(long, env = "VOICE_VOICES", value_enum, default_value_t = VoicesKind::Inference)]
+    voices: VoicesKind,
     /// Seconds without audio that end a session.
     #[arg(long, default_value_t = 30.0)]
     idle_timeout: f64,
@@ -69,12 +75,16 @@ struct Args {
     /// Milliseconds of audio between two usage reports.
     #[arg(long, default_value_t = 10_000)]
     usage_report_ms: u64,
-    /// Milliseconds of new audio between two recognitions.
+    /// Milliseconds of new speech between two recognitions.
     #[arg(long, default_value_t = 1000)]
     recognize_interval_ms: u64,
-    /// Milliseconds of silence after a segment that conclude it.
-    #[arg(long, default_value_t = 700)]
+    /// Milliseconds of silence after speech that conclude it.
+    #[arg(long, default_value_t = 500)]
     pause_ms: u64,
+    /// Tentative segments are translated while the last translations into every target took at most
+    /// this many milliseconds together (0: never).
+    #[arg(long, default_value_t = 300)]
+    tentative_translation_ms: u64,
     /// Milliseconds of buffered audio at which everything recognised is concluded.
     #[arg(long, default_value_t = 25_000)]
     max_buffer_ms: u64,
@@ -90,6 +100,15 @@ enum RecognizerKind {
     Inference,
     /// An OpenAI-compatible `/v1/audio/transcriptions` server (`--openai-url`).
     Openai,
+}
+
+/// Where the Piper voices of translated speech come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum VoicesKind {
+    /// The inference service's (`GET /v1/speech/voices`).
+    Inference,
+    /// None: espeak-ng speaks every language.
+    None,
 }
 
 /// The environment variable that holds the OpenAI-compatible server's API key (no flag: a command line
@@ -155,8 +174,15 @@ fn settings(args: &Args) -> Result<Settings, StartError> {
     settings.segmenter.interval_ms = args.recognize_interval_ms.max(1);
     settings.segmenter.pause_ms = args.pause_ms;
     settings.segmenter.max_buffer_ms = args.max_buffer_ms.clamp(1_000, 55_000);
+    settings.tentative_budget = Duration::from_millis(args.tentative_translation_ms);
     settings.ffmpeg.clone_from(&args.ffmpeg);
     settings.espeak.clone_from(&args.espeak);
+    settings.voices = match args.voices {
+        VoicesKind::Inference => {
+            Some(Arc::new(Voices::new(&args.inference_url, args.inference_secret.as_deref().unwrap_or_default())))
+        }
+        VoicesKind::None => None,
+    };
     let prefix = args.public_path_prefix.trim_end_matches('/');
     if !prefix.is_empty() && !prefix.starts_with('/') {
         return Err(StartError::Invalid("--public-path-prefix must start with '/'".to_string()));
@@ -233,7 +259,11 @@ fn run(args: Args, secret: String) -> Result<(), StartError> {
         let broker = Broker::new(JsonClient::new(&args.app_url, &secret, Duration::from_secs(15)));
         let kind = recognizer.kind();
         let gateway = Arc::new(Gateway::new(broker, recognizer, settings));
-        tracing::info!(app = %args.app_url, recognizer = kind, speech = %recognizer_target(&args), "voice gateway ready");
+        let voices = match args.voices {
+            VoicesKind::Inference => args.inference_url.as_str(),
+            VoicesKind::None => "none",
+        };
+        tracing::info!(app = %args.app_url, recognizer = kind, speech = %recognizer_target(&args), voices, "voice gateway ready");
         eprintln!("Serving http://{address}");
         serve(listener, gateway, shutdown_signal()).await;
         tracing::info!("stopped");

@@ -2,20 +2,24 @@
 //!
 //! It runs as its own task so that recognition and translation never hold up the socket: audio that
 //! arrives while the recogniser works waits in the channel and joins the next window. Concluded segments
-//! are translated into every target through the broker; tentative ones are sent for the source only.
+//! are translated into every target through the broker, and tentative ones too while that is cheap.
 //! The translations into the session's speech language (closed beta) are then spoken and encoded
 //! (`speech`), one `target_media_chunk` per segment. At the end of the stream the rest is recognised
 //! and concluded, the speech encoder flushed, then the end messages follow in the protocol's order.
 
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
 use crate::broker::Broker;
+use crate::client::CallError;
 use crate::protocol::{MediaChunk, ProtocolError, Reason, ServerMessage, SourceSegment, TargetSegment};
 use crate::recognizer::{RecognizeError, Recognizer, Transcription};
 use crate::segmenter::{Segmenter, SegmenterConfig, Update, Window};
 use crate::speech::{self, Encoder, MediaFormat};
+use crate::voices::{Synthesizer, Voices};
 
 /// What the session feeds the pipeline.
 #[derive(Debug)]
@@ -55,6 +59,9 @@ pub struct PipelineConfig {
     pub busy_delay: Duration,
     /// How often a busy recogniser is asked before the session gives up.
     pub busy_attempts: u32,
+    /// Tentative segments are translated while the last translations into every target took at most this
+    /// long together (zero: never).
+    pub tentative_budget: Duration,
     /// Translated speech, when the session has a `target_media_languages` entry.
     pub speech: Option<SpeechConfig>,
 }
@@ -64,12 +71,15 @@ pub struct PipelineConfig {
 pub struct SpeechConfig {
     /// The speech language: one of `targets`.
     pub language: String,
-    /// `target_media_voice`: `male`, `female`, or none (espeak-ng's default for the language).
+    /// `target_media_voice`: `male`, `female`, or none (the Piper voice, or espeak-ng's default for the
+    /// language).
     pub voice: Option<String>,
     /// `target_media_content_type`.
     pub content_type: String,
     /// The espeak-ng program.
     pub espeak: String,
+    /// The inference service's Piper voices (none: espeak-ng speaks every language).
+    pub voices: Option<Arc<Voices>>,
     /// The ffmpeg program.
     pub ffmpeg: String,
 }
@@ -79,6 +89,8 @@ pub struct SpeechConfig {
 struct Speaker {
     config: SpeechConfig,
     format: MediaFormat,
+    /// The synthesiser, chosen with the first segment and kept (one voice, one rate per session).
+    synthesizer: Option<Synthesizer>,
     encoder: Option<Encoder>,
     /// The encoder's output not yet sent.
     pending: Vec<u8>,
@@ -108,6 +120,7 @@ pub async fn run(
             Some(format) => Some(Speaker {
                 config: speech.clone(),
                 format,
+                synthesizer: None,
                 encoder: None,
                 pending: Vec::new(),
                 started: false,
@@ -121,8 +134,15 @@ pub async fn run(
             }
         },
     };
-    let mut pipeline =
-        Pipeline { segmenter: Segmenter::new(config.segmenter.clone()), config, broker, recognizer, speaker };
+    let mut pipeline = Pipeline {
+        segmenter: Segmenter::new(config.segmenter.clone()),
+        config,
+        broker,
+        recognizer,
+        speaker,
+        costs: HashMap::new(),
+        tentative_targets_sent: false,
+    };
     let outcome = pipeline.work(&mut input, &output).await;
     let _ = output.send(match outcome {
         Ok(()) => Output::Done,
@@ -136,6 +156,10 @@ struct Pipeline {
     broker: Broker,
     recognizer: Recognizer,
     speaker: Option<Speaker>,
+    /// How long the last translation into each target took.
+    costs: HashMap<String, Duration>,
+    /// The last target updates carried tentative segments.
+    tentative_targets_sent: bool,
 }
 
 impl Pipeline {
@@ -146,6 +170,10 @@ impl Pipeline {
     ) -> Result<(), ProtocolError> {
         let mut ended = false;
         loop {
+            if let Some((update, language)) = self.segmenter.confirm() {
+                self.send(update, &language, output).await?;
+                continue;
+            }
             if !ended && !self.segmenter.due() {
                 let Some(first) = input.recv().await else { return Ok(()) };
                 ended = self.take(first);
@@ -197,11 +225,23 @@ impl Pipeline {
         last: bool,
         output: &mpsc::UnboundedSender<Output>,
     ) -> Result<(), ProtocolError> {
+        let started = Instant::now();
         let transcription = if window.samples.is_empty() {
             Transcription { language: String::new(), segments: Vec::new() }
         } else {
-            self.transcribe(&window).await?
+            let transcription = self.transcribe(&window).await?;
+            self.segmenter.recognised_in(started.elapsed());
+            transcription
         };
+        tracing::debug!(
+            session = %self.config.session_id,
+            window_ms = window.samples.len() as u64 * 1000 / u64::from(crate::audio::RATE),
+            at_pause = window.at_pause,
+            last,
+            took_ms = started.elapsed().as_millis() as u64,
+            segments = transcription.segments.len(),
+            "recognised"
+        );
         let language = match (&self.config.fixed_language, &self.config.hint_language) {
             (Some(language), _) => language.clone(),
             (None, Some(hint)) if transcription.language.is_empty() => hint.clone(),
@@ -256,28 +296,29 @@ impl Pipeline {
         if !update.changed {
             return Ok(());
         }
-        let concluded = update.concluded;
+        let Update { concluded, tentative, .. } = update;
         let message =
-            ServerMessage::SourceTranscriptUpdate { concluded: concluded.clone(), tentative: update.tentative };
+            ServerMessage::SourceTranscriptUpdate { concluded: concluded.clone(), tentative: tentative.clone() };
         let _ = output.send(Output::Message(message));
-        if concluded.is_empty() {
+        // Tentative targets come from the tentative source when translating is cheap; once sent, the next
+        // update replaces them (with nothing, if they are no longer cheap).
+        let tentative_targets = !tentative.is_empty() && self.tentative_is_cheap();
+        if concluded.is_empty() && !tentative_targets && !self.tentative_targets_sent {
             return Ok(());
         }
         let targets = self.config.targets.clone();
         for target in &targets {
-            let translations = self.translate(&concluded, language, target).await?;
-            let texts = translations.clone();
-            let concluded = concluded
-                .iter()
-                .zip(translations)
-                .map(|(segment, text)| TargetSegment {
-                    text,
-                    start_time: segment.start_time,
-                    end_time: segment.end_time,
-                })
-                .collect();
-            let message =
-                ServerMessage::TargetTranscriptUpdate { language: target.clone(), concluded, tentative: Vec::new() };
+            let texts =
+                if concluded.is_empty() { Vec::new() } else { self.translate(&concluded, language, target).await? };
+            let tentative_texts = match tentative_targets {
+                true => self.translate_tentative(&tentative, language, target).await,
+                false => Vec::new(),
+            };
+            let message = ServerMessage::TargetTranscriptUpdate {
+                language: target.clone(),
+                concluded: target_segments(&concluded, &texts),
+                tentative: target_segments(&tentative, &tentative_texts),
+            };
             let _ = output.send(Output::Message(message));
             if let Some(speaker) = self.speaker.as_mut().filter(|speaker| speaker.config.language == *target) {
                 for text in &texts {
@@ -285,23 +326,29 @@ impl Pipeline {
                 }
             }
         }
+        self.tentative_targets_sent = tentative_targets;
         Ok(())
     }
 
+    /// Whether the last translations into every target took at most the budget, together (an unmeasured
+    /// target counts as free: its first translation measures it).
+    fn tentative_is_cheap(&self) -> bool {
+        let budget = self.config.tentative_budget;
+        let spent: Duration = self.config.targets.iter().filter_map(|target| self.costs.get(target)).sum();
+        !budget.is_zero() && spent <= budget
+    }
+
+    /// Translates concluded segments, asking again once; a failure ends the session.
     async fn translate(
-        &self,
+        &mut self,
         segments: &[SourceSegment],
         source: &str,
         target: &str,
     ) -> Result<Vec<String>, ProtocolError> {
-        let texts: Vec<String> = segments.iter().map(|segment| segment.text.clone()).collect();
-        if source.eq_ignore_ascii_case(target) {
-            return Ok(texts);
-        }
         let mut attempts = 0;
         loop {
             attempts += 1;
-            match self.broker.translate(&self.config.session_id, &texts, source, target).await {
+            match self.translate_once(segments, source, target).await {
                 Ok(translations) => return Ok(translations),
                 Err(error) if attempts < 2 => {
                     tracing::warn!(session = %self.config.session_id, target, %error, "translation failed; retrying");
@@ -313,6 +360,44 @@ impl Pipeline {
             }
         }
     }
+
+    /// Translates tentative segments once; a failure only leaves them untranslated.
+    async fn translate_tentative(&mut self, segments: &[SourceSegment], source: &str, target: &str) -> Vec<String> {
+        self.translate_once(segments, source, target).await.unwrap_or_else(|error| {
+            tracing::warn!(session = %self.config.session_id, target, %error, "tentative translation failed");
+            Vec::new()
+        })
+    }
+
+    /// One translation through the broker (none into the source language itself), timed.
+    async fn translate_once(
+        &mut self,
+        segments: &[SourceSegment],
+        source: &str,
+        target: &str,
+    ) -> Result<Vec<String>, CallError> {
+        let texts: Vec<String> = segments.iter().map(|segment| segment.text.clone()).collect();
+        if source.eq_ignore_ascii_case(target) {
+            return Ok(texts);
+        }
+        let started = Instant::now();
+        let translations = self.broker.translate(&self.config.session_id, &texts, source, target).await?;
+        self.costs.insert(target.to_string(), started.elapsed());
+        Ok(translations)
+    }
+}
+
+/// Translations with the times of the segments they translate (none when there are no translations).
+fn target_segments(segments: &[SourceSegment], texts: &[String]) -> Vec<TargetSegment> {
+    segments
+        .iter()
+        .zip(texts)
+        .map(|(segment, text)| TargetSegment {
+            text: text.clone(),
+            start_time: segment.start_time,
+            end_time: segment.end_time,
+        })
+        .collect()
 }
 
 impl Speaker {
@@ -324,10 +409,18 @@ impl Speaker {
             return Ok(());
         }
         let language = self.config.language.clone();
-        let voice = speech::espeak_voice(&language, self.config.voice.as_deref());
-        let pcm = speech::synthesize(&self.config.espeak, &voice, text)
-            .await
-            .map_err(|cause| synthesis_failed(&language, &cause))?;
+        let synthesizer = match &self.synthesizer {
+            Some(synthesizer) => synthesizer,
+            None => {
+                let config = &self.config;
+                let chosen =
+                    Synthesizer::choose(&language, config.voice.as_deref(), config.voices.as_ref(), &config.espeak)
+                        .await;
+                tracing::info!(language, synthesizer = %chosen.describe(), "speaking the translations");
+                self.synthesizer.insert(chosen)
+            }
+        };
+        let pcm = synthesizer.speak(text).await.map_err(|cause| synthesis_failed(&language, &cause))?;
         if pcm.samples() == 0 {
             return Ok(());
         }

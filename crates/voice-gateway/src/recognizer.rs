@@ -107,7 +107,9 @@ impl InferenceRecognizer {
             no_speech_probability: f64,
         }
         let bytes: Vec<u8> = samples.iter().flat_map(|sample| sample.to_le_bytes()).collect();
-        let mut body = json!({"audio": BASE64.encode(&bytes), "language": language, "vad": true});
+        // One decoding per window: whisper's retries at higher temperatures can take several times as
+        // long, and a real-time transcript cannot wait for them (the next window decodes again anyway).
+        let mut body = json!({"audio": BASE64.encode(&bytes), "language": language, "vad": true, "fallback": false});
         if let Some(prompt) = prompt {
             body["prompt"] = json!(prompt);
         }

@@ -72,11 +72,16 @@ pub struct Settings {
     pub ffmpeg: String,
     /// The espeak-ng program that synthesises translated speech.
     pub espeak: String,
+    /// The inference service's Piper voices, which speak the languages they cover (none: espeak-ng
+    /// speaks every language).
+    pub voices: Option<Arc<crate::voices::Voices>>,
     /// A prefix before `/v3/…` and `/v1/…` (empty, or `/something`).
     pub path_prefix: String,
     /// The pause before asking a busy recogniser again, and how often.
     pub busy_delay: Duration,
     pub busy_attempts: u32,
+    /// Tentative segments are translated while the last translations took at most this long (zero: never).
+    pub tentative_budget: Duration,
     /// How long live sessions may take to close at shutdown.
     pub shutdown_grace: Duration,
 }
@@ -89,9 +94,11 @@ impl Default for Settings {
             meter: MeterConfig::default(),
             ffmpeg: "ffmpeg".to_string(),
             espeak: "espeak-ng".to_string(),
+            voices: None,
             path_prefix: String::new(),
             busy_delay: Duration::from_millis(250),
             busy_attempts: 40,
+            tentative_budget: Duration::from_millis(300),
             shutdown_grace: Duration::from_secs(5),
         }
     }

@@ -198,6 +198,7 @@ where
                         .filter(|content_type| !content_type.is_empty())
                         .unwrap_or_else(|| DEFAULT_TARGET_MEDIA_TYPE.to_string()),
                     espeak: settings.espeak.clone(),
+                    voices: settings.voices.clone(),
                     ffmpeg: settings.ffmpeg.clone(),
                 }
             });
@@ -210,6 +211,7 @@ where
             segmenter: settings.segmenter.clone(),
             busy_delay: settings.busy_delay,
             busy_attempts: settings.busy_attempts,
+            tentative_budget: settings.tentative_budget,
             speech,
         };
         let (pipeline_input, input) = mpsc::unbounded_channel();

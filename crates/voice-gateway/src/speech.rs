@@ -28,17 +28,13 @@ const HEADER_PATIENCE: Duration = Duration::from_secs(5);
 const OUTPUT_PATIENCE: Duration = Duration::from_millis(300);
 
 /// The espeak-ng voice for a language (a target code of the API, any case) and `target_media_voice`
-/// (`male`, `female`, or none: espeak-ng's default for the language).
+/// (`male`, `female`, or none: espeak-ng's default for the language). The catalogue's table says which
+/// voice speaks which language (sessions ask only for those); any other code is tried as a voice name.
 pub fn espeak_voice(language: &str, voice: Option<&str>) -> String {
-    let lower = language.trim().to_ascii_lowercase();
-    let base = match lower.as_str() {
-        // Mandarin, for simplified and traditional script alike.
-        "zh" | "zh-hans" | "zh-hant" => "cmn",
-        "en" => "en-us",
-        "pt-pt" => "pt",
-        // Norwegian Bokmål is espeak-ng's `nb`; other codes are espeak-ng's voice names as they are.
-        other => other,
-    };
+    let language = language.trim();
+    let base = catalogue::find(language)
+        .and_then(catalogue::speech_voice)
+        .map_or_else(|| language.to_ascii_lowercase(), str::to_string);
     let variant = match voice.map(str::trim) {
         Some(voice) if voice.eq_ignore_ascii_case("male") => "+m3",
         Some(voice) if voice.eq_ignore_ascii_case("female") => "+f3",
@@ -350,9 +346,10 @@ mod tests {
         assert_eq!(espeak_voice("en-GB", None), "en-gb");
         assert_eq!(espeak_voice("en-US", None), "en-us");
         assert_eq!(espeak_voice("en", None), "en-us");
-        assert_eq!(espeak_voice("zh", None), "cmn");
-        assert_eq!(espeak_voice("zh-HANS", Some("male")), "cmn+m3");
-        assert_eq!(espeak_voice("ja", Some("unknown")), "ja");
+        assert_eq!(espeak_voice("zh", None), "cmn-latn-pinyin");
+        assert_eq!(espeak_voice("zh-HANS", Some("male")), "cmn-latn-pinyin+m3");
+        assert_eq!(espeak_voice("nb", None), "nb");
+        assert_eq!(espeak_voice("xx", Some("unknown")), "xx");
     }
 
     #[test]

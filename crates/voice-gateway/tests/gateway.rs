@@ -15,6 +15,7 @@ use voice_gateway::broker::Broker;
 use voice_gateway::client::JsonClient;
 use voice_gateway::recognizer::Recognizer;
 use voice_gateway::server::{Gateway, Settings, serve};
+use voice_gateway::voices::Voices;
 
 const CONNECT: &str = "/v3/voice/realtime/connect";
 const WAIT: Duration = Duration::from_secs(30);
@@ -33,6 +34,8 @@ impl Harness {
         let mut settings = Settings::default();
         // Tests stream faster than real time; the speed test lowers this again.
         settings.limits.speed_slack_ms = 60_000;
+        // Translated speech asks the doubles' voices (none unless a test lists some).
+        settings.voices = Some(Arc::new(Voices::new(&doubles.url(), INFERENCE_SECRET)));
         adjust(&mut settings);
         let broker = Broker::new(JsonClient::new(&doubles.url(), SECRET, Duration::from_secs(5)));
         let recognizer =
@@ -496,7 +499,12 @@ async fn a_word_is_tentative_until_a_pause_follows_it() {
     assert_eq!(update["concluded"], json!([]), "{first}");
     assert_eq!(update["tentative"][0]["text"], "word3", "{first}");
     assert_eq!(update["tentative"][0]["start_time"], 0);
-    // A second of silence: the word ended more than 700 ms before the buffer's end.
+    // Translating is cheap here: the tentative source has a tentative translation.
+    let tentative = client.next_message(WAIT).await.expect("a target update");
+    let target = &tentative["target_transcript_update"];
+    assert_eq!((target["language"].as_str(), &target["concluded"]), (Some("de"), &json!([])), "{tentative}");
+    assert_eq!(target["tentative"], json!([{"text": "[de] word3", "start_time": 0, "end_time": 1_200}]));
+    // A second of silence: the gateway hears the pause and concludes the word.
     stream(&mut client, &le_bytes(&speech(&[(0, 1_000)], 16_000)), 3_200, Duration::ZERO).await;
     let mut concluded = None;
     while concluded.is_none() {
@@ -515,10 +523,31 @@ async fn a_word_is_tentative_until_a_pause_follows_it() {
     assert_eq!(translated["target_transcript_update"]["language"], "de");
     assert_eq!(translated["target_transcript_update"]["concluded"][0]["text"], "[de] word3");
     assert_eq!(translated["target_transcript_update"]["concluded"][0]["end_time"], 1_200);
+    assert_eq!(translated["target_transcript_update"]["tentative"], json!([]));
     client.end().await;
     let rest = client.receive_all(WAIT).await;
     assert!(rest.concluded().is_empty(), "{:?}", rest.messages);
     assert_end_order(&rest, &["de"]);
+    harness.stop().await;
+}
+
+/// With no budget for tentative translations, targets follow concluded segments only.
+#[tokio::test]
+async fn tentative_targets_can_be_switched_off() {
+    let mut harness = Harness::start(|settings| settings.tentative_budget = Duration::ZERO).await;
+    harness.doubles.session("off", "s-off", parameters("audio/pcm;encoding=s16le;rate=16000", "json", &["de"]), None);
+    let mut client = harness.client("off", false).await;
+    stream(&mut client, &le_bytes(&speech(&[(3, 1_200)], 16_000)), 3_200, Duration::ZERO).await;
+    let first = client.next_message(WAIT).await.expect("an update");
+    assert_eq!(first["source_transcript_update"]["tentative"][0]["text"], "word3", "{first}");
+    stream(&mut client, &le_bytes(&speech(&[(0, 1_000)], 16_000)), 3_200, Duration::ZERO).await;
+    client.end().await;
+    let received = client.receive_all(WAIT).await;
+    let targets: Vec<&serde_json::Value> =
+        received.messages.iter().filter_map(|message| message.get("target_transcript_update")).collect();
+    assert_eq!(targets.len(), 1, "{:?}", received.messages);
+    assert_eq!(targets[0]["concluded"][0]["text"], "[de] word3");
+    assert_eq!(targets[0]["tentative"], json!([]));
     harness.stop().await;
 }
 
@@ -701,5 +730,106 @@ async fn a_missing_synthesiser_ends_the_session_with_an_error() {
     assert_eq!(error["error_code"], 500);
     assert_eq!(error["reason_code"], 5000402);
     assert_eq!(received.close.as_ref().map(|close| close.0), Some(1011));
+    harness.stop().await;
+}
+
+/// Session parameters with translated speech into American English (and text into French).
+fn english_speech_parameters(voice: Option<&str>) -> serde_json::Value {
+    let mut parameters = parameters("audio/pcm;encoding=s16le;rate=16000", "json", &["fr", "EN-US"]);
+    parameters["target_media_languages"] = json!(["EN-US"]);
+    parameters["target_media_content_type"] = json!("audio/webm;codecs=opus");
+    parameters["target_media_voice"] = json!(voice);
+    parameters
+}
+
+/// The doubles' male American English voice, at 16 kHz (espeak-ng speaks at 22,050 Hz).
+fn piper_voice() -> serde_json::Value {
+    json!({"name": "en_US-test-medium", "language": "en-us", "sample_rate": 16000, "gender": "male"})
+}
+
+/// Streams two words into a session with `parameters`: the messages, and the chunks' texts and durations.
+async fn speak_two_words(harness: &Harness, parameters: serde_json::Value) -> (Received, Vec<(String, u64)>) {
+    harness.doubles.session("t1", "s1", parameters, None);
+    let mut client = harness.client("t1", false).await;
+    stream(&mut client, &le_bytes(&two_words(16_000)), 3_200, Duration::from_millis(25)).await;
+    client.end().await;
+    let received = client.receive_all(Duration::from_secs(90)).await;
+    let spoken = received
+        .messages
+        .iter()
+        .filter_map(|message| message.get("target_media_chunk"))
+        .filter(|chunk| !chunk["text"].is_null())
+        .map(|chunk| (chunk["text"].as_str().unwrap().to_string(), chunk["duration"].as_u64().unwrap()))
+        .collect();
+    (received, spoken)
+}
+
+#[tokio::test]
+async fn a_language_with_a_piper_voice_is_spoken_by_the_inference_service() {
+    if !installed("ffmpeg") || !installed("ffprobe") {
+        eprintln!("skipped: ffmpeg or ffprobe is not installed");
+        return;
+    }
+    let mut harness = Harness::start(|_| {}).await;
+    harness.doubles.state.lock().unwrap().voices = vec![piper_voice()];
+    let (received, spoken) = speak_two_words(&harness, english_speech_parameters(None)).await;
+    assert!(received.error().is_none(), "{:?}", received.messages);
+    // The service's voice spoke each translation (50 ms a character: 13 characters, 650 ms each).
+    let texts = ["[EN-US] word1", "[EN-US] word2"];
+    assert_eq!(spoken, texts.map(|text| (text.to_string(), 650)));
+    let syntheses = harness.doubles.state.lock().unwrap().syntheses.clone();
+    assert_eq!(syntheses, texts.map(|text| ("en_US-test-medium".to_string(), text.to_string())));
+    assert_eq!(harness.doubles.state.lock().unwrap().unauthorized, 0);
+    // Its 16 kHz speech is encoded into one WebM/Opus stream as long as the durations say.
+    let chunks: Vec<&serde_json::Value> =
+        received.messages.iter().filter_map(|message| message.get("target_media_chunk")).collect();
+    let bytes: Vec<u8> = chunks.iter().flat_map(|chunk| packets(chunk)).collect::<Vec<_>>().concat();
+    let (decoded_ms, probe) = decode_stream(&bytes, &[], "piper.webm");
+    assert!(decoded_ms.abs_diff(1_300) <= 100, "decoded {decoded_ms} ms");
+    assert!(probe.contains("opus"), "{probe}");
+    assert_eq!(received.close.as_ref().map(|close| close.0), Some(1000));
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn a_female_voice_or_an_unreachable_service_leaves_english_to_espeak() {
+    if !installed("ffmpeg") || !installed("espeak-ng") {
+        eprintln!("skipped: ffmpeg or espeak-ng is not installed");
+        return;
+    }
+    // The only Piper voice is male: a female voice is espeak-ng's.
+    let mut harness = Harness::start(|_| {}).await;
+    harness.doubles.state.lock().unwrap().voices = vec![piper_voice()];
+    let (received, spoken) = speak_two_words(&harness, english_speech_parameters(Some("female"))).await;
+    assert!(received.error().is_none(), "{:?}", received.messages);
+    assert_eq!(spoken.len(), 2, "{spoken:?}");
+    assert!(spoken.iter().all(|(_, duration)| *duration != 650 && *duration > 0), "{spoken:?}");
+    assert!(harness.doubles.state.lock().unwrap().syntheses.is_empty());
+    harness.stop().await;
+
+    // A service that does not answer: espeak-ng speaks, the session goes on.
+    let mut harness = Harness::start(|settings| {
+        settings.voices = Some(Arc::new(Voices::new("http://127.0.0.1:9", INFERENCE_SECRET)));
+    })
+    .await;
+    let (received, spoken) = speak_two_words(&harness, english_speech_parameters(None)).await;
+    assert!(received.error().is_none(), "{:?}", received.messages);
+    assert_eq!(spoken.len(), 2, "{spoken:?}");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn a_failing_piper_voice_ends_the_session_with_an_error_after_one_retry() {
+    let mut harness = Harness::start(|_| {}).await;
+    {
+        let mut state = harness.doubles.state.lock().unwrap();
+        state.voices = vec![piper_voice()];
+        state.synthesize_status = Some(500);
+    }
+    let (received, _) = speak_two_words(&harness, english_speech_parameters(Some("male"))).await;
+    let error = received.error().expect("an error message");
+    assert_eq!((error["error_code"].as_u64(), error["reason_code"].as_u64()), (Some(500), Some(5000402)));
+    assert_eq!(received.close.as_ref().map(|close| close.0), Some(1011));
+    assert_eq!(harness.doubles.state.lock().unwrap().syntheses.len(), 2);
     harness.stop().await;
 }

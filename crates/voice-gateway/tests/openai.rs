@@ -124,11 +124,13 @@ async fn a_server_that_answers_only_text_gives_one_segment_per_window() {
     fake.state.lock().unwrap().text_only = true;
     let received = session(gateway, &doubles, "text", false).await;
     assert!(received.error().is_none(), "{:?}", received.messages);
-    // The segment spans the window, so no pause ever follows it: it is concluded at the end, whole,
-    // in the session's source language (the server named none).
+    // Each segment spans its window, so its times never show a pause: word 1 is the answer for the window
+    // recognised when the gateway's detector heard its voice stop (200 ms after it), concluded once the
+    // pause lasted; word 2 is concluded at the end. Both in the session's source language (the server
+    // named none).
     let concluded = received.concluded();
-    assert_eq!(concluded, [("word1 word2".to_string(), 0, 3_210)]);
-    assert_eq!(received.targets("de"), ["[de] word1 word2"]);
+    assert_eq!(concluded, [("word1".to_string(), 0, 1_400), ("word2".to_string(), 1_400, 3_210)]);
+    assert_eq!(received.targets("de"), ["[de] word1", "[de] word2"]);
     assert!(doubles.state.lock().unwrap().translations.iter().all(|(source, _, _)| source == "en"));
 }
 

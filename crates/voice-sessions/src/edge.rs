@@ -165,6 +165,7 @@ impl From<TermsError> for ApiError {
             TermsError::NotFound => ApiError::not_found(error.to_string()),
             TermsError::TooManyLists => ApiError::new(456, error.to_string()),
             TermsError::Store(cause) => ApiError::internal(&cause),
+            TermsError::Audit(cause) => ApiError::internal(&cause),
         }
     }
 }

@@ -13,9 +13,11 @@
 //! * `gateway.rs`: the gateway's calls (`/internal/voice/*`), admitted by the shared secret of
 //!   variable `voice_gateway_secret`: the claim's answer and the translation of segments.
 //! * `spoken_terms.rs` (beta): spoken terms lists, a name and terms for each, managed by admin
-//!   keys (`/v2/admin/spoken-terms`); their limits, requests and store (`sql/0016_spoken_terms.sql`).
-//! * `settings.rs`: a subscription's voice settings (`sql/0017_voice_settings.sql`): whether its
-//!   sessions may ask for translated speech (a closed beta), set by admin keys.
+//!   keys (`/v2/admin/spoken-terms`); their limits, requests and store (`sql/0016_spoken_terms.sql`),
+//!   each change written to the audit log in its transaction (`accounts::record_spoken_terms`).
+//! * `settings.rs`: a subscription's voice settings: whether its sessions may ask for translated
+//!   speech (a closed beta), set by admin keys; the switch and its audit entries are `accounts`'
+//!   (`sql/0017_voice_settings.sql`), which the languages listing reads too.
 //! * `edge.rs`: the only file that knows HTTP.
 
 mod broker;

@@ -1,6 +1,9 @@
-//! A subscription's real-time voice settings (`sql/0017_voice_settings.sql`), set by its admins:
-//! today whether its sessions may ask for translated speech, a closed beta off by default.
+//! A subscription's real-time voice settings, set by its admins: today whether its sessions may
+//! ask for translated speech, a closed beta off by default. The switch itself, and the audit entry
+//! of each change, are `accounts`' (a closed beta of the subscription, which the languages listing
+//! reads too); this is the shape the admin API answers.
 
+use accounts::{Actor, StoreError};
 use platform::{DbError, Services};
 use serde::Serialize;
 
@@ -12,24 +15,16 @@ pub struct TranslatedSpeech {
 
 /// Whether `subscription`'s sessions may ask for translated speech.
 pub fn translated_speech(services: &Services<'_>, subscription: &str) -> Result<TranslatedSpeech, DbError> {
-    let result = services
-        .db
-        .execute("SELECT translated_speech FROM voice_settings WHERE subscription_id = ?", &[subscription.into()])?;
-    let enabled = result.first().map(|row| row.get::<i64>(0)).transpose()?.unwrap_or(0) != 0;
-    Ok(TranslatedSpeech { translated_speech: enabled })
+    Ok(TranslatedSpeech { translated_speech: accounts::translated_speech(services.db, subscription)? })
 }
 
-/// Turns translated speech on or off for `subscription`; one statement.
+/// Turns translated speech on or off for `subscription`, as `actor` asks; the audit log records
+/// the change (none when it already was so).
 pub fn set_translated_speech(
     services: &Services<'_>,
     subscription: &str,
     enabled: bool,
-) -> Result<TranslatedSpeech, DbError> {
-    let now = services.clock.now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as i64;
-    services.db.execute(
-        "INSERT INTO voice_settings (subscription_id, translated_speech, updated_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (subscription_id) DO UPDATE SET translated_speech = ?2, updated_at = ?3",
-        &[subscription.into(), i64::from(enabled).into(), now.into()],
-    )?;
-    Ok(TranslatedSpeech { translated_speech: enabled })
+    actor: Actor<'_>,
+) -> Result<TranslatedSpeech, StoreError> {
+    Ok(TranslatedSpeech { translated_speech: accounts::set_translated_speech(services, subscription, enabled, actor)? })
 }

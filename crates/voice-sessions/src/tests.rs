@@ -108,7 +108,8 @@ fn translated_speech_needs_the_subscription_switch_which_its_admins_turn_on_and_
     let refused = open(&services, &pro, speaking.clone(), &secret(), URL, "v3").unwrap_err();
     assert!(matches!(refused, OpenError::SpeechNotEnabled), "{refused}");
 
-    crate::settings::set_translated_speech(&services, subscription, true).unwrap();
+    let admin = Actor::AdminKey("admin-key-1:adm");
+    crate::settings::set_translated_speech(&services, subscription, true, admin).unwrap();
     let answer = open(&services, &pro, speaking.clone(), &secret(), URL, "v3").unwrap();
     let claimed = gateway::claim(&services, &secret(), &answer.token).unwrap();
     assert_eq!(claimed.parameters.target_media_languages, ["de"]);
@@ -116,8 +117,37 @@ fn translated_speech_needs_the_subscription_switch_which_its_admins_turn_on_and_
     // Another subscription is not affected; turning it off again refuses new sessions.
     let other = principal(&fixture, Plan::Pro);
     assert!(open(&services, &other, speaking.clone(), &secret(), URL, "v3").is_err());
-    crate::settings::set_translated_speech(&services, subscription, false).unwrap();
+    crate::settings::set_translated_speech(&services, subscription, false, admin).unwrap();
     assert!(open(&services, &pro, speaking, &secret(), URL, "v3").is_err());
+
+    // Each change is in the subscription's audit log: who, and the switch before and after.
+    crate::settings::set_translated_speech(&services, subscription, false, admin).unwrap();
+    let entries = switch_entries(&fixture, &pro);
+    let entry = |old: bool, new: bool| {
+        (
+            "change_translated_speech".to_owned(),
+            Some("admin-key-1:adm".to_owned()),
+            subscription.to_owned(),
+            Some(serde_json::json!({"translated_speech": old})),
+            Some(serde_json::json!({"translated_speech": new})),
+        )
+    };
+    assert_eq!(entries, [entry(true, false), entry(false, true)], "newest first; off again records nothing");
+    assert!(switch_entries(&fixture, &other).is_empty(), "one subscription's log");
+}
+
+/// The subscription's audit log entries for its subscription (not its keys), as the admin API
+/// reads them: action, admin key, target, values before and after.
+type Entry = (String, Option<String>, String, Option<serde_json::Value>, Option<serde_json::Value>);
+
+fn switch_entries(fixture: &NativeHost, principal: &Principal) -> Vec<Entry> {
+    let today = metering::DateRange::parse(Some("2026-11-21"), Some("2026-11-21")).unwrap();
+    let log = metering::audit_log(&fixture.db, &principal.subscription, &today, 0).unwrap().audit_log;
+    log.entries
+        .into_iter()
+        .filter(|entry| entry.target_type == "subscription")
+        .map(|entry| (entry.action, entry.admin_key_id, entry.target_id, entry.old_value, entry.new_value))
+        .collect()
 }
 
 #[test]

@@ -26,6 +26,7 @@ from .models import ModelFolder
 from .server import App, InferenceServer
 from .speech import SpeechFamily
 from .translation import MAX_BEAM_SIZE, TranslationFamily
+from .voices import Voices
 
 SECRET_VARIABLE = "INFERENCE_SECRET"
 STOP_GRACE = 10.0
@@ -69,7 +70,7 @@ def _integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m glossa_inference",
-        description="Serves translation and speech recognition models to Glossa's components over HTTP. "
+        description="Serves translation, speech recognition and speech synthesis models to Glossa's components over HTTP. "
         f"The shared secret is read from the environment variable {SECRET_VARIABLE}.",
     )
     parser.add_argument("--listen", type=listen_address, required=True, help="HOST:PORT to listen on")
@@ -94,7 +95,15 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "--speech-queue",
         type=_integer_from(1),
         default=16,
-        help="transcriptions that may wait (default 16)",
+        help="transcriptions that may wait (default 16); as many syntheses may wait",
+    )
+    parser.add_argument(
+        "--voices",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of Piper voices (NAME.onnx with NAME.onnx.json), besides those installed as packages; repeatable",
     )
     return parser.parse_args(argv)
 
@@ -127,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("faster_whisper").setLevel(logging.WARNING)
 
     family = TranslationFamily(arguments.threads, arguments.beam_size, arguments.queue, arguments.max_batch)
-    speech = SpeechFamily(arguments.threads, arguments.beam_size, arguments.speech_queue, arguments.speech_model)
+    voices = Voices(arguments.threads, arguments.speech_queue, arguments.voices)
+    speech = SpeechFamily(
+        arguments.threads, arguments.beam_size, arguments.speech_queue, arguments.speech_model, voices=voices
+    )
     families = [family, speech]
     folder = ModelFolder(arguments.models, families)
     host, port = arguments.listen
@@ -145,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if not arguments.models.is_dir():
         log.warning("The models folder %s does not exist: no model is served until it does", arguments.models)
+    started = time.monotonic()
+    voices.load()
+    log.info("%d voices ready", voices.count())
     started = time.monotonic()
     folder.refresh()
     log.info(

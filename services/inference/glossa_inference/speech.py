@@ -1,4 +1,6 @@
-"""The speech family: offline speech recognition with whisper models in CTranslate2 format.
+"""The speech family: offline speech recognition with whisper models in CTranslate2 format, and
+speech synthesis with Piper voices (:mod:`.voices`, served at ``/v1/speech/voices`` and
+``/v1/speech/synthesize`` when the family is given them).
 
 A request carries raw audio (PCM, signed 16-bit little endian, mono, 16 kHz, in base64) and gets
 back the recognised text in timed segments. The model runs through ``faster-whisper`` on the CPU in
@@ -33,6 +35,7 @@ import numpy
 from .batching import Batcher
 from .family import ApiError, Route, body_object, optional_integer, refuse_unknown_fields, valid_text
 from .models import Installation, InstallationError, load_model, version_key
+from .voices import Voices
 
 SAMPLE_RATE = 16_000
 BYTES_PER_SAMPLE = 2
@@ -40,7 +43,7 @@ MAX_SECONDS = 60
 MAX_AUDIO_BYTES = MAX_SECONDS * SAMPLE_RATE * BYTES_PER_SAMPLE
 MAX_PROMPT_CHARACTERS = 1000
 MAX_BEAM_SIZE = 8
-FIELDS = ("audio", "language", "prompt", "model", "vad", "beam_size")
+FIELDS = ("audio", "language", "prompt", "model", "vad", "beam_size", "fallback")
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,9 @@ class Request:
     prompt: str | None
     vad: bool
     beam_size: int
+    # Whether a decoding the model doubts (repetitive, or improbable) is tried again at higher
+    # temperatures, up to five more times.
+    fallback: bool = True
 
 
 class SpeechModel(Protocol):
@@ -147,6 +153,8 @@ class WhisperModel:
             initial_prompt=request.prompt,
             vad_filter=request.vad,
             beam_size=request.beam_size,
+            # faster-whisper's own schedule of temperatures, or greedy-or-beam decoding once.
+            temperature=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0] if request.fallback else 0.0,
         )
         # The segments are decoded as this generator is consumed: here, on the worker.
         found = tuple(
@@ -215,6 +223,7 @@ class Parsed:
     model: str | None
     vad: bool
     beam_size: int
+    fallback: bool
 
 
 def parse_request(body: Any, default_beam_size: int) -> Parsed:
@@ -237,11 +246,15 @@ def parse_request(body: Any, default_beam_size: int) -> Parsed:
     if not isinstance(vad, bool):
         raise ApiError(400, "Field 'vad' must be true or false.")
     beam_size = optional_integer(body, "beam_size", 1, MAX_BEAM_SIZE, default_beam_size)
-    return Parsed(samples, language, prompt, model, vad, beam_size)
+    fallback = body.get("fallback", True)
+    if not isinstance(fallback, bool):
+        raise ApiError(400, "Field 'fallback' must be true or false.")
+    return Parsed(samples, language, prompt, model, vad, beam_size, fallback)
 
 
 class SpeechFamily:
-    """Serves ``/v1/speech/models`` and ``/v1/speech/transcribe``."""
+    """Serves ``/v1/speech/models`` and ``/v1/speech/transcribe``, and with ``voices`` also
+    ``/v1/speech/voices`` and ``/v1/speech/synthesize``."""
 
     name = "speech"
 
@@ -252,8 +265,10 @@ class SpeechFamily:
         queue_limit: int,
         default_model: str | None = None,
         load: Loader = WhisperModel,
+        voices: Voices | None = None,
     ) -> None:
         self._threads = threads
+        self._voices = voices
         self._beam_size = beam_size
         self._default_name = default_model
         self._load = load
@@ -314,10 +329,17 @@ class SpeechFamily:
         return len(self._models)
 
     def routes(self) -> Mapping[str, Route]:
-        return {"models": Route("GET", self._list), "transcribe": Route("POST", self._transcribe)}
+        routes = {"models": Route("GET", self._list), "transcribe": Route("POST", self._transcribe)}
+        if self._voices is not None:
+            routes["voices"] = Route("GET", self._voices.listing)
+            routes["synthesize"] = Route("POST", self._voices.synthesize)
+        return routes
 
     def close(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
         self._batcher.close(timeout)
+        if self._voices is not None:
+            self._voices.close(max(0.0, deadline - time.monotonic()))
 
     def _list(self, _body: Any) -> Mapping[str, Any]:
         default = self.default_model()
@@ -360,7 +382,9 @@ class SpeechFamily:
                 f"(it recognises {known}).",
             )
         duration_ms = len(parsed.samples) * 1000 // SAMPLE_RATE
-        request = Request(parsed.samples, parsed.language, parsed.prompt, parsed.vad, parsed.beam_size)
+        request = Request(
+            parsed.samples, parsed.language, parsed.prompt, parsed.vad, parsed.beam_size, parsed.fallback
+        )
         started = time.monotonic()
         [transcript] = self._batcher.submit(loaded.model, [request]).result()
         log.debug(

@@ -1,5 +1,5 @@
 """Helpers shared by the tests: a word-level stand-in model, placeholder structure, model folders,
-and the real program run in a subprocess."""
+the server run in-process, and the real program run in a subprocess."""
 
 from __future__ import annotations
 
@@ -11,13 +11,18 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from glossa_inference.family import Family
 from glossa_inference.placeholders import WORD_START
+from glossa_inference.server import App, InferenceServer
 from glossa_inference.translation import Encoded, Segment, TranslatedSegment, TranslationSpec
+
+SECRET = "test-secret"
 
 _TAG = re.compile(r"<(/?)g([1-9][0-9]*)>|<x([1-9][0-9]*)/>")
 
@@ -94,12 +99,65 @@ def install(folder: Path, directory: str, *, family: str = "translation", versio
     return path
 
 
+def request(
+    port: int, method: str, path: str, body: Any = None, secret: str | None = SECRET, timeout: float = 10
+) -> tuple[int, Any]:
+    """Sends ``body`` as JSON to the local port, with the secret unless it is None; the status and the JSON answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        connection.request(method, path, None if body is None else json.dumps(body).encode(), headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+class LocalServer:
+    """Mixin for a test class that serves an ``App`` in this process on a free port.
+
+    ``setUpClass`` sets ``directory`` and ``family`` and calls ``serve``; ``tearDownClass`` stops the
+    server, closes the family (waiting at most ``close_timeout`` seconds) and removes the directory.
+    """
+
+    directory: ClassVar[tempfile.TemporaryDirectory[str]]
+    family: ClassVar[Family]
+    server: ClassVar[InferenceServer]
+    port: ClassVar[int]
+    close_timeout: ClassVar[float] = 10
+
+    @classmethod
+    def serve(cls, app: App) -> None:
+        """Starts the server in a daemon thread and records it and its port."""
+        cls.server = InferenceServer(("127.0.0.1", 0), app)
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.port = cls.server.server_address[1]
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.server.shutdown()
+        cls.server.server_close()
+        cls.family.close(cls.close_timeout)
+        cls.directory.cleanup()
+
+
+class JsonRequests(LocalServer):
+    """``LocalServer`` with ``request``: JSON in and out, the secret as a Bearer token."""
+
+    request_timeout: ClassVar[float] = 10
+
+    def request(self, method: str, path: str, body: Any = None, secret: str | None = SECRET) -> tuple[int, Any]:
+        return request(self.port, method, path, body, secret, self.request_timeout)
+
+
 class Service:
     """The real program in a subprocess on a free port (``--listen 127.0.0.1:0``), its log collected."""
 
     ROOT = Path(__file__).resolve().parent.parent
 
-    def __init__(self, models: Path | str, *arguments: str, secret: str = "test-secret") -> None:
+    def __init__(self, models: Path | str, *arguments: str, secret: str = SECRET) -> None:
         self.secret = secret
         environment = {**os.environ, "INFERENCE_SECRET": secret}
         self.process = subprocess.Popen(
@@ -134,14 +192,7 @@ class Service:
         ready.put("(the service exited)")
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
-        try:
-            headers = {"Authorization": f"Bearer {self.secret}", "Content-Type": "application/json"}
-            connection.request(method, path, None if body is None else json.dumps(body).encode(), headers)
-            response = connection.getresponse()
-            return response.status, json.loads(response.read())
-        finally:
-            connection.close()
+        return request(self.port, method, path, body, self.secret, timeout=300)
 
     def stop(self) -> int:
         """Sends SIGTERM and returns the exit status (killing the program if it does not stop)."""

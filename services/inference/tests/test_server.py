@@ -6,23 +6,21 @@ import http.client
 import json
 import socket
 import tempfile
-import threading
 import unittest
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 from unittest import mock
 
 from glossa_inference import server as server_module
 from glossa_inference.batching import Busy
 from glossa_inference.family import Route, body_object, required_text
 from glossa_inference.models import Installation, ModelFolder
-from glossa_inference.server import MAX_BODY, App, InferenceServer
+from glossa_inference.server import MAX_BODY, App
 from glossa_inference.translation import MAX_TEXTS, TranslationFamily
 
-from .support import WordModel, install
+from .support import SECRET, LocalServer, WordModel, install
 
-SECRET = "test-secret"
 AUTH = {"Authorization": f"Bearer {SECRET}"}
 
 
@@ -58,13 +56,7 @@ class FakeFamily:
         raise RuntimeError("disk on fire\nand more")
 
 
-class ServerTest(unittest.TestCase):
-    directory: ClassVar[tempfile.TemporaryDirectory[str]]
-    family: ClassVar[TranslationFamily]
-    server: ClassVar[InferenceServer]
-    thread: ClassVar[threading.Thread]
-    port: ClassVar[int]
-
+class ServerTest(LocalServer, unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         cls.directory = tempfile.TemporaryDirectory()
@@ -72,17 +64,7 @@ class ServerTest(unittest.TestCase):
         cls.family = TranslationFamily(1, 2, 64, 8, load=lambda spec, threads: WordModel(spec, threads))
         folder = ModelFolder(Path(cls.directory.name), [cls.family])
         folder.refresh()
-        cls.server = InferenceServer(("127.0.0.1", 0), App(SECRET, folder, [cls.family, FakeFamily()]))
-        cls.thread = threading.Thread(target=cls.server.serve_forever, daemon=True)
-        cls.thread.start()
-        cls.port = cls.server.server_address[1]
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.server.shutdown()
-        cls.server.server_close()
-        cls.family.close(10)
-        cls.directory.cleanup()
+        cls.serve(App(SECRET, folder, [cls.family, FakeFamily()]))
 
     def connect(self) -> http.client.HTTPConnection:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)

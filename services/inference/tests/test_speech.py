@@ -10,14 +10,14 @@ import tempfile
 import threading
 import unittest
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy
 
 from glossa_inference.batching import Busy
 from glossa_inference.family import ApiError
 from glossa_inference.models import InstallationError, ModelFolder, read_installation
-from glossa_inference.server import MAX_BODY, App, InferenceServer
+from glossa_inference.server import MAX_BODY, App
 from glossa_inference.speech import (
     MAX_AUDIO_BYTES,
     Request,
@@ -29,7 +29,7 @@ from glossa_inference.speech import (
     parse_request,
 )
 
-SECRET = "test-secret"
+from .support import SECRET, JsonRequests
 
 
 def pcm(seconds: float, value: int = 1000) -> str:
@@ -116,11 +116,11 @@ class RequestTest(unittest.TestCase):
     def test_defaults(self) -> None:
         def fields(body: dict[str, Any]) -> tuple[Any, ...]:
             parsed = parse_request(body, 2)
-            return parsed.language, parsed.prompt, parsed.model, parsed.vad, parsed.beam_size
+            return parsed.language, parsed.prompt, parsed.model, parsed.vad, parsed.beam_size, parsed.fallback
 
-        self.assertEqual(fields({"audio": pcm(1)}), (None, None, None, True, 2))
+        self.assertEqual(fields({"audio": pcm(1)}), (None, None, None, True, 2, True))
         given = {"audio": pcm(1), "language": "EN", "prompt": "Glossa", "model": "m", "vad": False, "beam_size": 5}
-        self.assertEqual(fields(given), ("en", "Glossa", "m", False, 5))
+        self.assertEqual(fields({**given, "fallback": False}), ("en", "Glossa", "m", False, 5, False))
         parsed = parse_request({"audio": pcm(1), "language": None, "prompt": None, "model": None}, 2)
         self.assertEqual((parsed.language, parsed.prompt, parsed.model), (None, None, None))
 
@@ -132,6 +132,7 @@ class RequestTest(unittest.TestCase):
         self.refused({"audio": pcm(1), "language": " "}, "Field 'language' must not be blank")
         self.refused({"audio": pcm(1), "prompt": "x" * 1001}, "Field 'prompt' holds 1001 characters")
         self.refused({"audio": pcm(1), "vad": "yes"}, "Field 'vad' must be true or false")
+        self.refused({"audio": pcm(1), "fallback": 0}, "Field 'fallback' must be true or false")
         self.refused({"audio": pcm(1), "beam_size": 9}, "Field 'beam_size' must be an integer from 1 to 8")
         self.refused({"audio": pcm(1), "beam_size": True}, "Field 'beam_size'")
         self.refused({"audio": pcm(1), "model": ""}, "Field 'model' must not be blank")
@@ -230,7 +231,8 @@ class FamilyTest(unittest.TestCase):
         install_speech(self.folder, "whisper-tiny.en", ["en"])
         family = self.family()
         self.refresh(family)
-        answer = self.transcribe(family, {"audio": pcm(3.2), "prompt": "Glossa", "vad": False, "beam_size": 3})
+        body = {"audio": pcm(3.2), "prompt": "Glossa", "vad": False, "beam_size": 3, "fallback": False}
+        answer = self.transcribe(family, body)
         self.assertEqual(
             answer,
             {
@@ -245,7 +247,8 @@ class FamilyTest(unittest.TestCase):
             },
         )
         [request] = self.loaded["whisper-tiny.en"].requests
-        self.assertEqual((request.language, request.prompt, request.vad, request.beam_size), (None, "Glossa", False, 3))
+        settings = (request.language, request.prompt, request.vad, request.beam_size, request.fallback)
+        self.assertEqual(settings, (None, "Glossa", False, 3, False))
         self.assertEqual(len(request.samples), 3200 * 16)
 
     def test_a_language_the_model_does_not_recognise_is_a_400_naming_both(self) -> None:
@@ -320,13 +323,8 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(len(answers), 2)
 
 
-class SpeechServerTest(unittest.TestCase):
+class SpeechServerTest(JsonRequests, unittest.TestCase):
     """The routes over HTTP: auth, JSON errors and the health report."""
-
-    directory: ClassVar[tempfile.TemporaryDirectory[str]]
-    family: ClassVar[SpeechFamily]
-    server: ClassVar[InferenceServer]
-    port: ClassVar[int]
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -335,24 +333,7 @@ class SpeechServerTest(unittest.TestCase):
         cls.family = SpeechFamily(1, 2, 4, load=lambda spec, threads: FakeModel(spec, threads))
         folder = ModelFolder(Path(cls.directory.name), [cls.family])
         folder.refresh()
-        cls.server = InferenceServer(("127.0.0.1", 0), App(SECRET, folder, [cls.family]))
-        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
-        cls.port = cls.server.server_address[1]
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.server.shutdown()
-        cls.server.server_close()
-        cls.family.close(10)
-        cls.directory.cleanup()
-
-    def request(self, method: str, path: str, body: Any = None, secret: str | None = SECRET) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        self.addCleanup(connection.close)
-        headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-        connection.request(method, path, None if body is None else json.dumps(body).encode(), headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
+        cls.serve(App(SECRET, folder, [cls.family]))
 
     def test_health_counts_the_speech_models(self) -> None:
         self.assertEqual(

@@ -4,7 +4,9 @@
 //! routes (claim, usage, translate, end) and the inference service's `POST /v1/speech/transcribe`. Its
 //! recogniser is scripted by the audio itself: a "word" is a run of loud audio, and its loudness names it
 //! (peak ≈ 4000·k → the text `wordk`), so the tests build speech from words and silences and know exactly
-//! what the recogniser will say and when. `openai::FakeOpenAi` answers an OpenAI-compatible
+//! what the recogniser will say and when. Its voices (`GET /v1/speech/voices`, `POST /v1/speech/synthesize`)
+//! speak [`VOICE_MS_PER_CHARACTER`] of a tone per character of the text, at the voice's rate, so a test
+//! knows how long the speech of a text is. `openai::FakeOpenAi` answers an OpenAI-compatible
 //! `POST /v1/audio/transcriptions` from the same script.
 
 #![allow(dead_code)]
@@ -35,6 +37,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub const SECRET: &str = "gateway-test-secret";
 pub const INFERENCE_SECRET: &str = "inference-test-secret";
 
+/// How long the doubles' voices speak per character of text.
+pub const VOICE_MS_PER_CHARACTER: u64 = 50;
+
 /// The loudness step between two words' names.
 pub const WORD_STEP: i16 = 4_000;
 
@@ -58,6 +63,12 @@ pub struct State {
     pub transcriptions: Vec<(u64, Option<String>, Option<String>)>,
     /// A status for every transcribe request (404: no model).
     pub transcribe_status: Option<u16>,
+    /// The voices `GET /v1/speech/voices` lists (`{"name", "language", "sample_rate", "gender"}`).
+    pub voices: Vec<Value>,
+    /// Every synthesize request: (voice, text).
+    pub syntheses: Vec<(String, String)>,
+    /// A status for every synthesize request.
+    pub synthesize_status: Option<u16>,
     /// Requests with a wrong secret.
     pub unauthorized: usize,
 }
@@ -199,6 +210,10 @@ async fn answer(state: &Mutex<State>, request: Request<Incoming>) -> Response<Fu
             if let Some(status) = state.transcribe_status {
                 return reply(status, json!({"message": "scripted failure"}));
             }
+            // The gateway asks for one decoding per window, never whisper's retries.
+            if body["fallback"] != json!(false) {
+                return reply(400, json!({"message": "the gateway must send fallback: false"}));
+            }
             let segments: Vec<Value> = words(&samples)
                 .into_iter()
                 .map(|(start_ms, end_ms, k)| {
@@ -211,6 +226,32 @@ async fn answer(state: &Mutex<State>, request: Request<Incoming>) -> Response<Fu
                     "model": "scripted", "language": language.unwrap_or_else(|| "en".to_string()),
                     "language_probability": 0.99, "duration_ms": samples.len() / 16, "segments": segments,
                 }),
+            )
+        }
+        "/v1/speech/voices" => reply(200, json!({"voices": state.voices})),
+        "/v1/speech/synthesize" => {
+            let voice = body["voice"].as_str().unwrap_or_default().to_string();
+            let text = body["text"].as_str().unwrap_or_default().to_string();
+            state.syntheses.push((voice.clone(), text.clone()));
+            if let Some(status) = state.synthesize_status {
+                return reply(status, json!({"message": "scripted failure"}));
+            }
+            let Some(rate) = state
+                .voices
+                .iter()
+                .find(|listed| listed["name"] == voice.as_str())
+                .map(|listed| listed["sample_rate"].as_u64().unwrap_or_default())
+            else {
+                return reply(404, json!({"message": "Field 'voice': no such voice"}));
+            };
+            let count = text.chars().count() as u64 * VOICE_MS_PER_CHARACTER * rate / 1000;
+            let samples: Vec<i16> = (0..count)
+                .map(|n| (8000.0 * (n as f64 * 440.0 * std::f64::consts::TAU / rate as f64).sin()) as i16)
+                .collect();
+            let duration_ms = count * 1000 / rate;
+            reply(
+                200,
+                json!({"voice": voice, "sample_rate": rate, "duration_ms": duration_ms, "audio": BASE64.encode(le_bytes(&samples))}),
             )
         }
         _ => reply(404, json!({"message": "no route"})),

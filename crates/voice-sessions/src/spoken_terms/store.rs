@@ -4,10 +4,16 @@
 //! [`TermsError::NotFound`], like one that does not exist. A list is small (at most
 //! [`MAX_TERMS`] terms of 1,000 characters in all), so every change is one short transaction
 //! that writes the list's row and its terms whole: readers see a change whole or not at all.
+//!
+//! Each change writes its audit entry (`accounts::record_spoken_terms`: the acting admin key, the
+//! list's id, and its name and terms before and after) in the same transaction; a replacement
+//! that replaces nothing with something else records nothing.
 
+use accounts::{Actor, SpokenTermsAction, SpokenTermsChange, StoreError};
 use platform::db::{RetryPolicy, TransactionError, transaction};
 use platform::{Database, DbError, Id, Row, Services};
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 
@@ -41,11 +47,13 @@ pub enum TermsError {
     TooManyLists,
     #[error("spoken terms store: {0}")]
     Store(#[from] DbError),
+    #[error("spoken terms audit: {0}")]
+    Audit(#[from] StoreError),
 }
 
 impl TransactionError for TermsError {
     fn is_busy(&self) -> bool {
-        matches!(self, TermsError::Store(DbError::Busy(_)))
+        matches!(self, TermsError::Store(DbError::Busy(_)) | TermsError::Audit(StoreError::Db(DbError::Busy(_))))
     }
 }
 
@@ -88,11 +96,13 @@ const SQL_DELETE_TERMS: &str = "DELETE FROM spoken_terms WHERE list_id = ?";
 /// Appends one term at `position` (the primary key).
 const SQL_INSERT_TERM: &str = "INSERT INTO spoken_terms (list_id, position, term) VALUES (?, ?, ?)";
 
-/// Creates a list, whole, in one transaction; at most [`MAX_LISTS`] per subscription.
+/// Creates a list, whole, in one transaction with its audit entry; at most [`MAX_LISTS`] per
+/// subscription.
 pub fn create(
     services: &Services<'_>,
     subscription_id: &str,
     list: &NewTermsList,
+    actor: Actor<'_>,
 ) -> Result<SpokenTermsList, TermsError> {
     let id = Id::random(services.random);
     let now = now(services);
@@ -110,7 +120,11 @@ pub fn create(
                 now.as_str().into(),
             ],
         )?;
-        insert_terms(db, &id, &list.terms)
+        insert_terms(db, &id, &list.terms)?;
+        let new = Some(json!({"name": list.name, "terms": list.terms}));
+        let list_id = id.to_string();
+        let action = SpokenTermsAction::Create;
+        audit(db, services, SpokenTermsChange { subscription_id, list_id: &list_id, actor, action, old: None, new })
     })?;
     get(services.db, subscription_id, &id)
 }
@@ -144,15 +158,18 @@ pub fn get(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<SpokenTe
 }
 
 /// Replaces what `change` gives (the name, the terms, or both) in one transaction, and sets the
-/// list's `updated_time`.
+/// list's `updated_time`. The audit entry holds what changed: the name, the terms or both, before
+/// and after.
 pub fn replace(
     services: &Services<'_>,
     subscription_id: &str,
     id: &Id,
     change: &TermsChange,
+    actor: Actor<'_>,
 ) -> Result<SpokenTermsList, TermsError> {
     let now = now(services);
     transaction(services.db, RetryPolicy::default(), |db| {
+        let before = get(db, subscription_id, id)?;
         let touched = db.execute(
             SQL_TOUCH,
             &[change.name.as_deref().into(), now.as_str().into(), id.into(), subscription_id.into()],
@@ -164,21 +181,46 @@ pub fn replace(
             db.execute(SQL_DELETE_TERMS, &[id.into()])?;
             insert_terms(db, id, terms)?;
         }
-        Ok(())
+        let (mut old, mut new) = (Map::new(), Map::new());
+        if let Some(name) = change.name.as_ref().filter(|name| **name != before.name) {
+            old.insert("name".into(), json!(before.name));
+            new.insert("name".into(), json!(name));
+        }
+        if let Some(terms) = change.terms.as_ref().filter(|terms| **terms != before.terms) {
+            old.insert("terms".into(), json!(before.terms));
+            new.insert("terms".into(), json!(terms));
+        }
+        if new.is_empty() {
+            return Ok(());
+        }
+        let (old, new) = (Some(Value::Object(old)), Some(Value::Object(new)));
+        let list_id = id.to_string();
+        let action = SpokenTermsAction::Change;
+        audit(db, services, SpokenTermsChange { subscription_id, list_id: &list_id, actor, action, old, new })
     })?;
     get(services.db, subscription_id, id)
 }
 
-/// Deletes a list and its terms. Sessions that name it go on without terms.
-pub fn delete(db: &dyn Database, subscription_id: &str, id: &Id) -> Result<(), TermsError> {
-    transaction(db, RetryPolicy::default(), |db| {
+/// Deletes a list and its terms, with its audit entry (the name and terms it had). Sessions that
+/// name it go on without terms.
+pub fn delete(services: &Services<'_>, subscription_id: &str, id: &Id, actor: Actor<'_>) -> Result<(), TermsError> {
+    transaction(services.db, RetryPolicy::default(), |db| {
+        let before = get(db, subscription_id, id)?;
         let deleted = db.execute(SQL_DELETE_LIST, &[id.into(), subscription_id.into()])?;
         if deleted.rows.is_empty() {
             return Err(TermsError::NotFound);
         }
         db.execute(SQL_DELETE_TERMS, &[id.into()])?;
-        Ok(())
+        let old = Some(json!({"name": before.name, "terms": before.terms}));
+        let list_id = id.to_string();
+        let action = SpokenTermsAction::Delete;
+        audit(db, services, SpokenTermsChange { subscription_id, list_id: &list_id, actor, action, old, new: None })
     })
+}
+
+/// Writes the audit entry of a change to a list, in the caller's transaction `db`.
+fn audit(db: &dyn Database, services: &Services<'_>, change: SpokenTermsChange<'_>) -> Result<(), TermsError> {
+    Ok(accounts::record_spoken_terms(db, services.clock, change)?)
 }
 
 /// Writes `terms` as the list's, positions 1, 2, 3…, in the caller's transaction.
