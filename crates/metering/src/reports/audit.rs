@@ -1,5 +1,6 @@
-//! `GET /v2/admin/audit-log`: the changes `accounts` recorded to a subscription's keys, limits
-//! and cost control, newest first, a page of [`AUDIT_PAGE_SIZE`] at a time.
+//! `GET /v2/admin/audit-log`: the changes `accounts` recorded to a subscription's keys, limits,
+//! cost control, rate limit, spoken terms lists and translated speech switch, newest first, a page
+//! of [`AUDIT_PAGE_SIZE`] at a time.
 //!
 //! Entries are written by `accounts` in the same transaction as the change they record; this
 //! reads them through the index `audit_log_by_subscription` `(subscription_id, id)`
@@ -72,7 +73,7 @@ pub struct AuditEntry {
     /// The acting admin key's id (`null` for the operator).
     pub admin_key_id: Option<String>,
     pub action: String,
-    /// `developer_key`, `admin_key` or `subscription`.
+    /// `developer_key`, `admin_key`, `subscription` or `spoken_terms`.
     pub target_type: String,
     pub target_id: String,
     pub old_value: Option<serde_json::Value>,
