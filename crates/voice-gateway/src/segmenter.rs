@@ -127,6 +127,11 @@ fn held_all(last_voice: u64, window_end: u64) -> bool {
     last_voice + samples(HOLD_MS) as u64 <= window_end
 }
 
+/// Whether a window ending at `end` ends inside `pause`, 200 ms or more after its voice stopped.
+fn ends_in(pause: Pause, end: u64) -> bool {
+    held_all(pause.voice_end, end) && pause.resume.is_none_or(|resume| end <= resume)
+}
+
 impl Segmenter {
     pub fn new(config: SegmenterConfig) -> Segmenter {
         Segmenter {
@@ -203,20 +208,15 @@ impl Segmenter {
     /// Whether the held answer covers `pause`: its window holds the voice before it, the start of the
     /// silence, and no voice after.
     fn held_for(&self, pause: Pause) -> bool {
-        self.held.as_ref().is_some_and(|held| {
-            let end = held.window.start_sample + held.window.samples.len() as u64;
-            held_all(pause.voice_end, end) && pause.resume.is_none_or(|resume| end <= resume)
-        })
+        self.held
+            .as_ref()
+            .is_some_and(|held| ends_in(pause, held.window.start_sample + held.window.samples.len() as u64))
     }
 
     /// Whether a window ending at `end` ends in silence that began at least 200 ms before.
     fn ends_in_silence(&self, end: u64) -> bool {
         let after_last = self.activity.last_voice().is_some_and(|voice| voice > self.settled && held_all(voice, end));
-        let in_pause = self
-            .activity
-            .pause_after(self.settled)
-            .is_some_and(|pause| held_all(pause.voice_end, end) && pause.resume.is_none_or(|resume| end <= resume));
-        after_last || in_pause
+        after_last || self.open_pause().is_some_and(|pause| ends_in(pause, end))
     }
 
     /// Once a pause lasts that the held answer covers: that answer, concluded.
