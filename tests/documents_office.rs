@@ -11,93 +11,9 @@
 //! translated alone is what the document has in that run.
 
 use std::path::Path;
-use std::time::Duration;
 
-use e2e::{Json, Options, Reply, TestApp};
-
-const BOUNDARY: &str = "e2e-office-7c41d9a2b5e3";
-
-/// `POST /v2/document` with `file` named `filename` and these form fields.
-fn upload(app: &TestApp, key: &str, filename: &str, file: &[u8], fields: &[(&str, &str)]) -> Reply {
-    let mut body = Vec::new();
-    body.extend_from_slice(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    assert!(!file.windows(BOUNDARY.len()).any(|window| window == BOUNDARY.as_bytes()));
-    body.extend_from_slice(file);
-    body.extend_from_slice(b"\r\n");
-    for (name, value) in fields {
-        body.extend_from_slice(
-            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
-        );
-    }
-    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
-    let authorization = format!("Service-Auth-Key {key}");
-    let content_type = format!("multipart/form-data; boundary={BOUNDARY}");
-    app.request(
-        "POST",
-        "/v2/document",
-        &[("authorization", authorization.as_str()), ("content-type", content_type.as_str())],
-        Some(&body),
-    )
-}
-
-/// An uploaded document: its id and key.
-struct Doc {
-    id: String,
-    key: String,
-}
-
-fn accepted(reply: &Reply, what: &str) -> Doc {
-    assert_eq!(reply.status, 200, "{what}: {}", reply.text());
-    let body = reply.json();
-    Doc {
-        id: body["document_id"].as_str().expect("a document_id").to_owned(),
-        key: body["document_key"].as_str().expect("a document_key").to_owned(),
-    }
-}
-
-/// `POST path` with the document key in a form body.
-fn keyed(app: &TestApp, path: &str, key: &str, doc: &Doc) -> Reply {
-    let authorization = format!("Service-Auth-Key {key}");
-    app.request(
-        "POST",
-        path,
-        &[("authorization", authorization.as_str()), ("content-type", "application/x-www-form-urlencoded")],
-        Some(format!("document_key={}", doc.key).as_bytes()),
-    )
-}
-
-/// Polls the status until the document is done (or fails the test), and answers it.
-fn wait_until_done(app: &TestApp, key: &str, doc: &Doc, what: &str) -> Json {
-    let mut seen = Vec::new();
-    for _ in 0..300 {
-        let reply = keyed(app, &format!("/v2/document/{}", doc.id), key, doc);
-        assert_eq!(reply.status, 200, "{what}: status: {}", reply.text());
-        let body = reply.json();
-        match body["status"].as_str() {
-            Some("done") => return body,
-            Some("queued" | "translating") => seen.push(body["status"].clone()),
-            _ => panic!("{what}: {body} (before: {seen:?})\n{}", app.log()),
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("{what}: not done after 300 status calls: {seen:?}")
-}
-
-/// Asserts an `Invalid file data.` refusal whose detail holds `why`.
-#[track_caller]
-fn assert_refused(reply: &Reply, what: &str, why: &str) {
-    assert_eq!(reply.status, 400, "{what}: {}", reply.text());
-    let body = reply.json();
-    assert_eq!(body["message"], "Invalid file data.", "{what}: {body}");
-    let detail = body["detail"].as_str().unwrap_or_default();
-    assert!(detail.contains(why), "{what}: the detail says why ({why}): {body}");
-}
+use e2e::documents::{Doc, accepted, assert_refused, keyed, upload, wait_until_done};
+use e2e::{Json, Options, TestApp};
 
 fn read(path: &Json) -> Vec<u8> {
     std::fs::read(path.as_str().expect("a path")).expect("read the fixture")

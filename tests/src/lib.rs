@@ -13,6 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+pub mod documents;
+
 pub use platform::HttpRequest;
 use platform::OutboundHttp;
 use platform::native::UreqHttp;

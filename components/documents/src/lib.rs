@@ -107,14 +107,18 @@ fn translate_after_upload(host: &Host, id: &str) {
     }
 }
 
-/// Runs `work` with the engines and the detector configured as for text translation.
+/// Runs `work` with the engines and the detector configured as for text translation, and the
+/// language-tools service (for images) where one is configured.
 fn with_engines<T>(
     services: &Services<'_>,
     work: impl FnOnce(Engines<'_>) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
     let engine = engines::configured(services)?;
     let detector = engines::Detector::configured(services);
-    work(Engines { engine: &engine, detector: &detector })
+    let tools = engines::language_tools::ToolsSettings::from_variables(services.vars)?
+        .map(|settings| engines::language_tools::LanguageTools::new(settings, services.http));
+    let images = tools.as_ref().map(|tools| tools as &dyn document::format::image::Images);
+    work(Engines { engine: &engine, detector: &detector, images })
 }
 
 /// Who calls a status or result call, with its parameters (form, JSON or query).

@@ -15,6 +15,7 @@
 //! Billing: an upload reserves its characters (`metering::reserve`) within every limit, so
 //! that uploads made together cannot go beyond one; the first download charges them
 //! (`metering::settle`, once); a document that fails or is never downloaded gives them back.
+//! Images (beta) bill nothing: their text is read after the upload, and not counted.
 
 mod edge;
 pub mod format;
@@ -64,6 +65,9 @@ pub enum DocumentError {
     NotDone { seconds_remaining: i64 },
     #[error("Document translation failed: {0}")]
     Failed(String),
+    /// An image, where no language-tools service is configured to read it.
+    #[error("{}", work::NO_IMAGES)]
+    NoImages,
     /// The reservation or the charge was refused (456) or failed.
     #[error(transparent)]
     Charge(#[from] ChargeError),
@@ -107,13 +111,17 @@ fn retention_ms(services: &Services<'_>) -> Result<i64, DocumentError> {
 }
 
 /// Checks what a valid upload names by id, as text translation checks it: its glossaries
-/// (404 unknown, 400 without the pair), style rule list and translation memory.
+/// (404 unknown, 400 without the pair), style rule list and translation memory; and that an
+/// image has a language-tools service to read it.
 pub fn check_named(
     services: &Services<'_>,
     engines: Engines<'_>,
     principal: &Principal,
     upload: &Upload,
 ) -> Result<(), DocumentError> {
+    if upload.format.is_image() && engines.images.is_none() {
+        return Err(DocumentError::NoImages);
+    }
     let db = services.db;
     let subscription = principal.subscription.id.as_str();
     let request = &upload.request;

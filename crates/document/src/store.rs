@@ -109,9 +109,7 @@ pub fn key_hash(key: &str) -> String {
 /// Stores a new document and its pieces, in one transaction.
 pub fn insert(db: &dyn Database, new: NewDocument<'_>) -> Result<(), DbError> {
     let options = serde_json::to_string(new.options).map_err(|error| DbError::Other(error.to_string()))?;
-    let pieces: Vec<serde_json::Value> =
-        new.cut.pieces.iter().map(|piece| serde_json::json!([piece.translate as i64, piece.text])).collect();
-    let pieces = serde_json::Value::Array(pieces).to_string();
+    let pieces = pieces_json(new.cut);
     let units = new.cut.pieces.iter().filter(|piece| piece.translate).count() as i64;
     // The file is moved into its parameter, not copied: it may be tens of megabytes.
     let source = new.source.map(|file| [new.id.into(), Value::Blob(file)]);
@@ -139,13 +137,7 @@ pub fn insert(db: &dyn Database, new: NewDocument<'_>) -> Result<(), DbError> {
         if let Some(file) = &source {
             db.execute("INSERT INTO document_files (document_id, kind, data) VALUES (?, 'source', ?)", file)?;
         }
-        // The pieces in one statement: `key` is each one's position in the array.
-        db.execute(
-            "INSERT INTO document_units (document_id, position, translate, source) \
-             SELECT ?, key, value ->> 0, value ->> 1 FROM json_each(?)",
-            &[new.id.into(), pieces.as_str().into()],
-        )?;
-        Ok(())
+        insert_pieces(db, new.id, &pieces)
     })
 }
 
@@ -251,6 +243,49 @@ pub fn save(
         )?;
         Ok(true)
     })
+}
+
+/// Whether a document has been cut: an image is cut by its first worker, after OCR.
+pub fn is_cut(db: &dyn Database, id: &str) -> Result<bool, DbError> {
+    let rows = db.execute("SELECT 1 FROM document_units WHERE document_id = ? LIMIT 1", &[id.into()])?;
+    Ok(!rows.rows.is_empty())
+}
+
+/// Stores the pieces of a document cut by `holder` (an image, once read), with the source language
+/// it was read in unless one was given, in one transaction. Answers `false`, writing nothing,
+/// when `holder` no longer holds the document.
+pub fn add_pieces(db: &dyn Database, id: &str, holder: &str, cut: &Cut, source: &str) -> Result<bool, DbError> {
+    let pieces = pieces_json(cut);
+    let units = cut.pieces.iter().filter(|piece| piece.translate).count() as i64;
+    transaction(db, RetryPolicy::default(), |db| {
+        let held = db.execute(
+            "UPDATE documents SET units = ?, source_lang = coalesce(source_lang, ?) \
+             WHERE id = ? AND lease_holder = ? RETURNING id",
+            &[units.into(), source.into(), id.into(), holder.into()],
+        )?;
+        if held.rows.is_empty() {
+            return Ok(false);
+        }
+        insert_pieces(db, id, &pieces)?;
+        Ok(true)
+    })
+}
+
+/// A cut's pieces as one JSON array of `[translate, text]`, for [`insert_pieces`].
+fn pieces_json(cut: &Cut) -> String {
+    let pieces: Vec<serde_json::Value> =
+        cut.pieces.iter().map(|piece| serde_json::json!([piece.translate as i64, piece.text])).collect();
+    serde_json::Value::Array(pieces).to_string()
+}
+
+/// Stores a document's pieces in one statement: `key` is each one's position in the array.
+fn insert_pieces(db: &dyn Database, id: &str, pieces: &str) -> Result<(), DbError> {
+    db.execute(
+        "INSERT INTO document_units (document_id, position, translate, source) \
+         SELECT ?, key, value ->> 0, value ->> 1 FROM json_each(?)",
+        &[id.into(), pieces.into()],
+    )?;
+    Ok(())
 }
 
 /// Records the source language `holder` detected.

@@ -33,7 +33,8 @@ fn upload(name: &str, text: &str) -> Upload {
     request::parse(raw, Plan::Pro).unwrap()
 }
 
-const ENGINES: Engines<'static> = Engines { engine: &DeterministicEngine, detector: &engines::detect::Builtin };
+const ENGINES: Engines<'static> =
+    Engines { engine: &DeterministicEngine, detector: &engines::detect::Builtin, images: None };
 
 /// Characters charged to the subscription so far.
 fn charged(fixture: &NativeHost) -> i64 {
@@ -227,7 +228,7 @@ fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_bil
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
-    let down = Engines { engine: &Down, detector: &engines::detect::Builtin };
+    let down = Engines { engine: &Down, detector: &engines::detect::Builtin, images: None };
     let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     let id = handle.document_id.as_str();
     for attempt in 1..work::ENGINE_ATTEMPTS {
@@ -242,4 +243,157 @@ fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_bil
     assert_eq!(failed.status, Status::Error);
     assert!(failed.error_message.unwrap().contains("engine failed"));
     assert_eq!((reserved(&fixture), charged(&fixture)), (0, 0));
+}
+
+/// The language-tools service's image work, as a double: OCR reads `paragraphs` in `language`
+/// (or answers `failure`), and painting answers the image's bytes followed by each text.
+struct FakeImages {
+    language: &'static str,
+    paragraphs: &'static [&'static str],
+    failure: Option<engines::language_tools::ToolsError>,
+    asked: std::cell::RefCell<Vec<Option<String>>>,
+}
+
+impl FakeImages {
+    fn reading(language: &'static str, paragraphs: &'static [&'static str]) -> FakeImages {
+        FakeImages { language, paragraphs, failure: None, asked: Default::default() }
+    }
+}
+
+impl format::image::Images for FakeImages {
+    fn ocr(
+        &self,
+        _: &[u8],
+        language: Option<&str>,
+    ) -> Result<engines::language_tools::ReadImage, engines::language_tools::ToolsError> {
+        use engines::language_tools::{ReadImage, ReadParagraph, TextBox};
+        self.asked.borrow_mut().push(language.map(str::to_owned));
+        if let Some(failure) = &self.failure {
+            return Err(failure.clone());
+        }
+        let paragraphs = self
+            .paragraphs
+            .iter()
+            .zip(0u32..)
+            .map(|(text, n)| ReadParagraph {
+                text: (*text).into(),
+                lines: vec![TextBox { left: 5, top: 40 * n, width: 300, height: 30 }],
+            })
+            .collect();
+        Ok(ReadImage { language: language.unwrap_or(self.language).into(), paragraphs })
+    }
+
+    fn render(
+        &self,
+        image: &[u8],
+        language: &str,
+        paragraphs: &[engines::language_tools::PaintParagraph<'_>],
+    ) -> Result<Vec<u8>, engines::language_tools::ToolsError> {
+        let mut painted = image.to_vec();
+        painted.extend_from_slice(language.as_bytes());
+        for paragraph in paragraphs {
+            assert_eq!(paragraph.lines.len(), 1, "each paragraph keeps its boxes");
+            painted.extend_from_slice(format!("|{}", paragraph.text).as_bytes());
+        }
+        Ok(painted)
+    }
+}
+
+fn png() -> Vec<u8> {
+    format::image::png_header(640, 480)
+}
+
+fn image_upload(source: Option<&str>) -> Upload {
+    let raw = RawUpload {
+        file: Some((Some("sign.png".into()), png())),
+        options: Options {
+            target_lang: Some("DE".into()),
+            source_lang: source.map(str::to_owned),
+            ..Options::default()
+        },
+        ..RawUpload::default()
+    };
+    request::parse(raw, Plan::Free).unwrap()
+}
+
+#[test]
+fn an_image_is_read_translated_by_paragraph_painted_and_bills_nothing() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let images = FakeImages::reading("en", &["Open every day.", "Closed on Sunday."]);
+    let engines = Engines { images: Some(&images), ..ENGINES };
+    let upload = image_upload(None);
+    assert!(matches!(check_named(&services, ENGINES, &who, &upload), Err(DocumentError::NoImages)));
+    check_named(&services, engines, &who, &upload).unwrap();
+    let handle = create(&services, &who, upload).unwrap();
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    let done = status(&services, engines, &who, id, key).unwrap();
+    assert_eq!((done.status, done.source_lang.as_deref(), done.units), (Status::Done, Some("EN"), 2));
+    assert_eq!(*images.asked.borrow(), [None], "read once, in the language the service finds");
+    let file = download(&services, engines, &who, id, key).unwrap();
+    let painted = file.bytes.strip_prefix(png().as_slice()).expect("the uploaded image, painted");
+    let painted = std::str::from_utf8(painted).unwrap();
+    let texts: Vec<&str> = painted.strip_prefix("de|").expect("in German's fonts").split('|').collect();
+    assert_eq!(texts.len(), 2, "one text per paragraph: {painted}");
+    // The deterministic engine keeps each word's length and the punctuation.
+    for (text, source) in texts.iter().zip(["Open every day.", "Closed on Sunday."]) {
+        assert!(*text != source && text.len() == source.len() && text.ends_with('.'), "{text:?}");
+    }
+    assert_eq!(file.format.content_type(), "image/png");
+    assert_eq!((reserved(&fixture), charged(&fixture)), (0, 0), "beta images bill nothing");
+}
+
+#[test]
+fn an_image_is_read_in_its_given_source_language_and_one_without_text_comes_back_as_it_was() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let images = FakeImages::reading("en", &[]);
+    let engines = Engines { images: Some(&images), ..ENGINES };
+    let handle = create(&services, &who, image_upload(Some("FR"))).unwrap();
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    assert_eq!(status(&services, engines, &who, id, key).unwrap().status, Status::Done);
+    assert_eq!(*images.asked.borrow(), [Some("fr".to_owned())]);
+    assert_eq!(download(&services, engines, &who, id, key).unwrap().bytes, png());
+}
+
+#[test]
+fn an_image_in_its_target_language_or_refused_by_the_service_ends_as_error() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let german = FakeImages::reading("de", &["Heute geöffnet."]);
+    let engines = Engines { images: Some(&german), ..ENGINES };
+    let handle = create(&services, &who, image_upload(None)).unwrap();
+    let failed = status(&services, engines, &who, &handle.document_id, &handle.document_key).unwrap();
+    assert_eq!(failed.status, Status::Error);
+    assert!(failed.error_message.unwrap().contains("detected as DE"));
+
+    let refusal = engines::language_tools::ToolsError::Refused("Field 'image' cannot be read: truncated".into());
+    let refusing = FakeImages { failure: Some(refusal), ..FakeImages::reading("en", &[]) };
+    let engines = Engines { images: Some(&refusing), ..ENGINES };
+    let handle = create(&services, &who, image_upload(None)).unwrap();
+    let failed = status(&services, engines, &who, &handle.document_id, &handle.document_key).unwrap();
+    assert_eq!(failed.status, Status::Error);
+    assert_eq!(
+        failed.error_message.as_deref(),
+        Some("The image cannot be translated: Field 'image' cannot be read: truncated")
+    );
+}
+
+#[test]
+fn an_image_service_that_is_down_is_tried_again_later() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let down = engines::language_tools::ToolsError::Unavailable("connection refused".into());
+    let images = FakeImages { failure: Some(down), ..FakeImages::reading("en", &[]) };
+    let engines = Engines { images: Some(&images), ..ENGINES };
+    let handle = create(&services, &who, image_upload(None)).unwrap();
+    let id = handle.document_id.as_str();
+    assert!(work::advance(&services, engines, id, Duration::from_secs(5)).unwrap());
+    let waiting = store::get(&fixture.db, id).unwrap().unwrap();
+    assert_eq!((waiting.status, waiting.attempts, waiting.units), (Status::Translating, 1, 0));
+    assert!(!store::is_cut(&fixture.db, id).unwrap(), "nothing saved: the next worker reads it again");
 }

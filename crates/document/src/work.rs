@@ -1,6 +1,8 @@
 //! The work on a document, in slices: a worker takes the document's lease, detects its source
 //! language once (when none was given), translates its pieces in batches, each batch saved
-//! with its lease renewed, and, after the last, puts the output together. It stops when its
+//! with its lease renewed, and, after the last, puts the output together. An image is first
+//! read by OCR and cut (its pieces and the language it was read in saved together), and its
+//! output is painted; both by the language-tools service, whose failures count as the engine's. It stops when its
 //! time budget is spent, giving the lease back, so that the next worker (the upload's work
 //! after its response, or any status or result call) goes on from the last batch saved.
 //!
@@ -15,12 +17,14 @@
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use catalogue::Language;
+use engines::language_tools::{PaintParagraph, ToolsError};
 use engines::{DetectLanguage, Engine, EngineError};
 use markup::{Markup, TagOptions};
 use platform::{DbError, Services};
 use translation::{Sources, TranslateError};
 
-use crate::format::Format;
+use crate::format::image::{self, Images};
+use crate::format::{Format, FormatError};
 use crate::store::{self, Document, Status};
 
 /// How long a worker's lease lasts after its last batch (milliseconds): longer than any one
@@ -47,11 +51,17 @@ const ENGINE_FAILED: &str = "The translation engine failed on this document; ple
 /// The message of a document that failed inside Glossa: the cause is logged, not shown.
 const INTERNAL: &str = "The document could not be translated because of an internal error.";
 
-/// What translates: the engine and the detector, as text translation configures them.
+/// The message of an image uploaded where no language-tools service is configured.
+pub const NO_IMAGES: &str =
+    "Images are read and painted by the language-tools service, which this deployment does not run.";
+
+/// What translates: the engine and the detector, as text translation configures them, and the
+/// language-tools service's image work (`None` where no service is configured).
 #[derive(Clone, Copy)]
 pub struct Engines<'a> {
     pub engine: &'a dyn Engine,
     pub detector: &'a dyn DetectLanguage,
+    pub images: Option<&'a dyn Images>,
 }
 
 /// The database failed under a worker; the document is left to the next one.
@@ -108,6 +118,25 @@ impl From<DbError> for Stop {
     }
 }
 
+impl From<ToolsError> for Stop {
+    fn from(error: ToolsError) -> Stop {
+        match error {
+            ToolsError::Refused(message) => Stop::Failed(format!("The image cannot be translated: {message}")),
+            ToolsError::Unavailable(_) => Stop::EngineFailed(error.to_string()),
+            ToolsError::Invalid(_) => {
+                eprintln!("document image work failed: {error}");
+                Stop::Failed(INTERNAL.to_owned())
+            }
+        }
+    }
+}
+
+impl From<FormatError> for Stop {
+    fn from(error: FormatError) -> Stop {
+        Stop::Failed(error.to_string())
+    }
+}
+
 impl From<TranslateError> for Stop {
     fn from(error: TranslateError) -> Stop {
         match error {
@@ -140,8 +169,16 @@ impl Worker<'_, '_> {
             .options
             .request(document.format, None, vec![String::new()])
             .map_err(|error| Stop::Failed(error.to_string()))?;
-        let source = match document.source_lang.as_deref() {
-            Some(code) => code.to_owned(),
+        let mut given = document.source_lang.clone();
+        if document.format.is_image() && !store::is_cut(db, &document.id)? {
+            match self.read_image(request.target)? {
+                Some(language) => given = Some(given.unwrap_or(language)),
+                // Another worker took over after this one's lease ran out: it goes on.
+                None => return Ok(()),
+            }
+        }
+        let source = match given {
+            Some(code) => code,
             None => self.detect_source(request.target)?,
         };
         let request = document
@@ -164,7 +201,7 @@ impl Worker<'_, '_> {
         loop {
             let batch = self.next_batch()?;
             if batch.is_empty() {
-                return self.finish();
+                return self.finish(request.target);
             }
             let (positions, texts): (Vec<i64>, Vec<String>) = batch.into_iter().unzip();
             let request = translation::TranslateRequest { texts, ..request.clone() };
@@ -201,6 +238,26 @@ impl Worker<'_, '_> {
         Ok(pending)
     }
 
+    /// Reads an image by OCR, in its source language when one was given, and saves its pieces
+    /// with the language it was read in. Answers that language, or `None` when another worker
+    /// holds the document now. An image already in its target language cannot be translated.
+    fn read_image(&self, target: &'static Language) -> Result<Option<String>, Stop> {
+        let db = self.services.db;
+        let document = self.document;
+        let images = self.engines.images.ok_or_else(|| Stop::Failed(NO_IMAGES.to_owned()))?;
+        let file = store::file(db, &document.id, store::FileKind::Source)?;
+        let given = document.source_lang.as_deref().and_then(catalogue::find).map(Language::base_code);
+        let read = images.ocr(&file, given)?;
+        let language = catalogue::find(&read.language)
+            .map(Language::base)
+            .ok_or_else(|| Stop::from(ToolsError::Invalid(format!("unknown language {:?}", read.language))))?;
+        if given.is_none() && language.base_code() == target.base_code() {
+            return Err(same_language(language));
+        }
+        let cut = image::cut_read(&read);
+        Ok(store::add_pieces(db, &document.id, self.holder, &cut, language.code())?.then(|| language.code().to_owned()))
+    }
+
     /// Detects the document's source language from its first pieces, and records it; a
     /// document already in its target language cannot be translated.
     fn detect_source(&self, target: &'static Language) -> Result<String, Stop> {
@@ -216,18 +273,15 @@ impl Worker<'_, '_> {
         let detected = self.engines.detector.detect_each(&[sample]).into_iter().next().and_then(|found| found.language);
         let source = detected.unwrap_or_else(|| catalogue::find("en").expect("the catalogue has English")).base();
         if source.base_code() == target.base_code() {
-            return Err(Stop::Failed(format!(
-                "The document's source language was detected as {}, which is its target language.",
-                source.code()
-            )));
+            return Err(same_language(source));
         }
         store::set_source(self.services.db, &document.id, self.holder, source.code())?;
         Ok(source.code().to_owned())
     }
 
-    /// Puts the translation together and ends the work; a file that cannot be rebuilt ends the
-    /// document as `error`.
-    fn finish(&self) -> Result<(), Stop> {
+    /// Puts the translation together (or paints it, on an image) and ends the work; a file that
+    /// cannot be rebuilt ends the document as `error`.
+    fn finish(&self, target: &'static Language) -> Result<(), Stop> {
         let db = self.services.db;
         let document = self.document;
         let outputs = store::translated_pieces(db, &document.id)?;
@@ -235,10 +289,28 @@ impl Worker<'_, '_> {
             true => Some(store::file(db, &document.id, store::FileKind::Source)?),
             false => None,
         };
-        let output =
-            document.format.assemble(source.as_deref(), &outputs).map_err(|error| Stop::Failed(error.to_string()))?;
+        let output = match (document.format.is_image(), source) {
+            (true, Some(file)) => self.paint(file, &outputs, target)?,
+            (_, source) => document.format.assemble(source.as_deref(), &outputs)?,
+        };
         store::finish(db, &document.id, self.holder, output, unix_ms(self.services))?;
         Ok(())
+    }
+
+    /// An image with its paragraphs' translations painted over them; the image itself when it has
+    /// no text.
+    fn paint(&self, file: Vec<u8>, outputs: &[String], target: &'static Language) -> Result<Vec<u8>, Stop> {
+        let (layout, texts) = image::paint_request(self.document.format, outputs)?;
+        if texts.is_empty() {
+            return Ok(file);
+        }
+        let images = self.engines.images.ok_or_else(|| Stop::Failed(NO_IMAGES.to_owned()))?;
+        let paragraphs: Vec<PaintParagraph<'_>> = texts
+            .iter()
+            .zip(&layout.paragraphs)
+            .map(|(text, lines)| PaintParagraph { text: text.as_str(), lines: lines.as_slice() })
+            .collect();
+        Ok(images.render(&file, target.base_code(), &paragraphs)?)
     }
 
     /// Ends the document as `error` and gives its reservation back.
@@ -250,6 +322,14 @@ impl Worker<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The failure of a document found to be in its target language already.
+fn same_language(source: &'static Language) -> Stop {
+    Stop::Failed(format!(
+        "The document's source language was detected as {}, which is its target language.",
+        source.code()
+    ))
 }
 
 /// A piece as the detector reads it: its text, without markup.

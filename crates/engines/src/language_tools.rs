@@ -1,6 +1,7 @@
 //! The client of the language-tools service (`crates/language-tools`), the native program that
-//! keeps large language models loaded: language detection (lingua) and correction (harper for
-//! English, Hunspell dictionaries for other languages).
+//! keeps large language models loaded: language detection (lingua), correction (harper for
+//! English, Hunspell dictionaries for other languages), and the images of document translation
+//! (Tesseract's OCR, and the translation painted back).
 //!
 //! | variable | meaning |
 //! |---|---|
@@ -14,10 +15,14 @@
 //! The protocol, JSON both ways: `POST /detect {"texts": [...]}` answers one
 //! `{"language": <base code> | null, "confidence": 0..1}` per text, `POST /correct {"language",
 //! "texts"}` one corrected text per text, `GET /health` the languages of each. At most
-//! [`BATCH`] texts go in one call; longer lists take several.
+//! [`BATCH`] texts go in one call; longer lists take several. Images: `POST /ocr {"image":
+//! <base64>, "language"?}` answers the paragraphs read with their lines' boxes, `POST /render
+//! {"image", "language", "paragraphs": [{"text", "lines"}]}` the image with them painted in.
 
 use std::time::Duration;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use catalogue::Language;
 use platform::{HttpRequest, OutboundHttp, Variables};
 use serde::{Deserialize, Serialize};
@@ -37,6 +42,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a correction may take. Most texts take milliseconds, but Hunspell's suggestions cost
 /// up to about 0.1 s per misspelled word (French), and a 10 KiB body may hold a hundred of them.
 pub const CORRECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long reading or painting an image may take: the service gives Tesseract 60 s.
+pub const IMAGE_TIMEOUT: Duration = Duration::from_secs(70);
 
 /// Where the service is and how to prove to it who is calling.
 #[derive(Clone, PartialEq, Eq)]
@@ -74,6 +82,10 @@ pub enum ToolsError {
     /// The service answered, but with something this client cannot use.
     #[error("the language-tools service answered something unusable: {0}")]
     Invalid(String),
+    /// The service cannot do it with what it was sent (an image it cannot read, a language it has
+    /// no OCR for): its message, which says why in words for the caller.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The language of one text, as the service (or the built-in detector) sees it.
@@ -94,6 +106,56 @@ pub struct Detection {
 pub struct ToolsLanguages {
     pub detection: Vec<String>,
     pub correction: Vec<String>,
+}
+
+/// A box on an image, in pixels from its top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextBox {
+    pub left: u32,
+    pub top: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// A paragraph OCR read: its text, and the boxes of its lines.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReadParagraph {
+    pub text: String,
+    pub lines: Vec<TextBox>,
+}
+
+/// What OCR read on an image.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReadImage {
+    /// The language read in: the one asked for, or the one the service found (a catalogue base
+    /// code).
+    pub language: String,
+    pub paragraphs: Vec<ReadParagraph>,
+}
+
+/// A paragraph to paint: its new text, in the boxes its source's lines had.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PaintParagraph<'p> {
+    pub text: &'p str,
+    pub lines: &'p [TextBox],
+}
+
+#[derive(Serialize)]
+struct OcrBody<'b> {
+    image: String,
+    language: Option<&'b str>,
+}
+
+#[derive(Serialize)]
+struct RenderBody<'b> {
+    image: String,
+    language: &'b str,
+    paragraphs: &'b [PaintParagraph<'b>],
+}
+
+#[derive(Deserialize)]
+struct RenderAnswer {
+    image: String,
 }
 
 /// The service, reached through a request's outbound HTTP.
@@ -178,6 +240,28 @@ impl<'a> LanguageTools<'a> {
         Ok(corrected)
     }
 
+    /// The paragraphs of a PNG or JPEG `image`, read in `language` (a base code), or in the
+    /// language the service finds when `None`.
+    pub fn ocr(&self, image: &[u8], language: Option<&str>) -> Result<ReadImage, ToolsError> {
+        let body = OcrBody { image: BASE64.encode(image), language };
+        let read: ReadImage = self.post("/ocr", &body, IMAGE_TIMEOUT)?;
+        base_language(&read.language)?;
+        Ok(read)
+    }
+
+    /// `image` with `paragraphs` painted over their source's lines, in the fonts of `language`
+    /// (a base code): a file of the same type.
+    pub fn render(
+        &self,
+        image: &[u8],
+        language: &str,
+        paragraphs: &[PaintParagraph<'_>],
+    ) -> Result<Vec<u8>, ToolsError> {
+        let body = RenderBody { image: BASE64.encode(image), language, paragraphs };
+        let answer: RenderAnswer = self.post("/render", &body, IMAGE_TIMEOUT)?;
+        BASE64.decode(answer.image.as_bytes()).map_err(|error| ToolsError::Invalid(format!("the image: {error}")))
+    }
+
     /// The languages the service detects and corrects (its `/health`, which needs no secret).
     pub fn languages(&self) -> Result<ToolsLanguages, ToolsError> {
         let request = HttpRequest::new("GET", format!("{}/health", self.settings.url)).timeout(TIMEOUT);
@@ -223,14 +307,18 @@ fn confidence(value: f64) -> Result<f64, ToolsError> {
     }
 }
 
-/// A 200's JSON document; any other status is the service's fault or its refusal of us (a
-/// wrong secret, a body it cannot read), which the caller cannot fix per request either.
+/// A 200's JSON document. A 400 or 422 is the service's refusal of what it was sent (an image
+/// it cannot read); any other status is its fault or its refusal of us (a wrong secret), which
+/// the caller cannot fix per request either.
 fn decode<T: for<'de> Deserialize<'de>>(status: u16, body: &[u8]) -> Result<T, ToolsError> {
     if status != 200 {
         let message = serde_json::from_slice::<serde_json::Value>(body)
             .ok()
             .and_then(|value| value.get("message").and_then(|message| message.as_str()).map(str::to_owned))
             .unwrap_or_default();
+        if matches!(status, 400 | 422) && !message.is_empty() {
+            return Err(ToolsError::Refused(message));
+        }
         return Err(ToolsError::Unavailable(format!("status {status} {message}").trim_end().to_owned()));
     }
     serde_json::from_slice(body).map_err(|error| ToolsError::Invalid(error.to_string()))
@@ -386,5 +474,46 @@ mod tests {
         });
         let corrected = LanguageTools::new(settings(), &http).corrected().unwrap();
         assert_eq!(corrected.iter().map(|language| language.lang()).collect::<Vec<_>>(), ["de", "en"]);
+    }
+
+    #[test]
+    fn images_travel_as_base64_and_a_refusal_keeps_the_service_s_reason() {
+        let http = fake(|request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            assert_eq!(body["image"], "iVBORw==", "the bytes, in base64");
+            match request.url.as_str() {
+                "http://127.0.0.1:2740/ocr" if body["language"] == "fr" => {
+                    json(400, serde_json::json!({"message": "Language 'fr' is not supported for OCR"}))
+                }
+                "http://127.0.0.1:2740/ocr" => json(
+                    200,
+                    serde_json::json!({"language": "en", "width": 9, "height": 9, "paragraphs": [
+                        {"text": "Hi.", "confidence": 91.0, "lines": [
+                            {"text": "Hi.", "left": 1, "top": 2, "width": 3, "height": 4, "confidence": 91.0, "words": []}
+                        ]}
+                    ]}),
+                ),
+                _ => {
+                    assert_eq!(body["language"], "de");
+                    assert_eq!(
+                        body["paragraphs"][0],
+                        serde_json::json!({"text": "Hallo.", "lines": [
+                            {"left": 1, "top": 2, "width": 3, "height": 4}
+                        ]})
+                    );
+                    json(200, serde_json::json!({"image": "AQID"}))
+                }
+            }
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let image = [0x89, b'P', b'N', b'G'];
+        let read = tools.ocr(&image, None).unwrap();
+        let line = TextBox { left: 1, top: 2, width: 3, height: 4 };
+        assert_eq!(read.language, "en");
+        assert_eq!(read.paragraphs, [ReadParagraph { text: "Hi.".into(), lines: vec![line] }]);
+        let refused = tools.ocr(&image, Some("fr")).unwrap_err();
+        assert_eq!(refused, ToolsError::Refused("Language 'fr' is not supported for OCR".into()));
+        let painted = tools.render(&image, "de", &[PaintParagraph { text: "Hallo.", lines: &[line] }]).unwrap();
+        assert_eq!(painted, [1, 2, 3]);
     }
 }

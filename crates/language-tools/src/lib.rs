@@ -4,6 +4,12 @@
 //! * `detect`: language detection with lingua, in the catalogue's base codes.
 //! * `correct`: spelling and grammar correction (Harper for English, Hunspell dictionaries for the other
 //!   languages, rule-based checks for all).
+//! * `ocr`: optical character recognition of PNG and JPEG images with the Tesseract command line, its
+//!   output grouped into paragraphs, lines and words, the language picked by script and detection.
+//! * `render`: painting translated paragraphs back over the recognised lines (sampled colours, wrapped
+//!   text, TrueType fonts rasterised by ab_glyph).
+//! * `picture`: the images both take: base64, PNG or JPEG by magic bytes, size checked from the header
+//!   before decoding, and encoded back in the same format.
 //! * `protocol`: the request and response documents of the HTTP protocol.
 //! * `server`: the HTTP server (routes, secret, limits, worker pool).
 //! * `error`: loading and correction errors.
@@ -13,31 +19,50 @@
 pub mod correct;
 pub mod detect;
 pub mod error;
+pub mod ocr;
+pub mod picture;
 pub mod protocol;
+pub mod render;
 pub mod server;
 
 #[cfg(test)]
 mod testing;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use correct::Corrector;
 pub use detect::{Detection, Detector};
+pub use ocr::Ocr;
+pub use render::Fonts;
+
+/// The font files `/render` draws with unless told otherwise (Debian's fonts-dejavu-core and
+/// fonts-noto-cjk).
+pub const DEFAULT_FONTS: [&str; 2] =
+    ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"];
 
 /// Every model the service answers with.
 pub struct Tools {
     pub detector: Detector,
     pub corrector: Corrector,
+    /// Tesseract and its installed language packs (none when it is not installed).
+    pub ocr: Ocr,
+    /// The fonts `/render` draws with (none when no file could be read).
+    pub fonts: Fonts,
 }
 
 impl Tools {
-    /// Loads the detector and the corrector side by side (they are independent, and each takes seconds).
-    pub fn load(dictionaries: &Path) -> Tools {
+    /// Loads the detector beside the corrector, the fonts and the list of Tesseract's packs (they are
+    /// independent, and the first two take seconds). Tesseract is looked up in `PATH`.
+    pub fn load(dictionaries: &Path, fonts: &[PathBuf]) -> Tools {
         std::thread::scope(|scope| {
             let detector = scope.spawn(Detector::load);
+            let ocr = scope.spawn(|| Ocr::load(Path::new("tesseract")));
+            let fonts = scope.spawn(|| Fonts::load(fonts));
             let corrector = Corrector::load(dictionaries);
             let detector = detector.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Tools { detector, corrector }
+            let ocr = ocr.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let fonts = fonts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Tools { detector, corrector, ocr, fonts }
         })
     }
 

@@ -15,7 +15,8 @@ use clap::Parser;
 use language_tools::Tools;
 use language_tools::server::{App, ServerConfig, serve};
 
-/// The language-tools service: language detection and spelling/grammar correction for Glossa's components.
+/// The language-tools service: language detection, spelling/grammar correction, and OCR and text rendering
+/// for image translation, for Glossa's components.
 #[derive(Debug, Parser)]
 #[command(name = "glossa-language-tools", version)]
 struct Args {
@@ -28,7 +29,13 @@ struct Args {
     /// The directory holding Hunspell dictionaries (`de_DE.aff`/`.dic`, ...): Debian's hunspell-* packages.
     #[arg(long, default_value = "/usr/share/hunspell")]
     dictionaries: PathBuf,
-    /// How many requests' detection or correction may run at the same time (default: one per CPU).
+    /// The font files `/render` draws with (TrueType/OpenType, collections too), comma-separated: the first
+    /// that is not CJK draws most languages, a Noto Sans CJK face Japanese, Korean and Chinese. Missing files
+    /// are skipped with a warning.
+    #[arg(long, value_delimiter = ',', default_values = language_tools::DEFAULT_FONTS)]
+    fonts: Vec<PathBuf>,
+    /// How many requests' detection, correction, OCR or rendering may run at the same time (default: one
+    /// per CPU).
     #[arg(long, env = "LANGUAGE_TOOLS_WORKERS")]
     workers: Option<NonZeroUsize>,
 }
@@ -77,13 +84,22 @@ fn run(args: Args, secret: String) -> Result<(), StartError> {
     let address = listener.local_addr().map_err(listen_error)?;
 
     let started = Instant::now();
-    let tools = Arc::new(Tools::load(&args.dictionaries));
+    let tools = Arc::new(Tools::load(&args.dictionaries, &args.fonts));
     let detection = tools.detector.languages().len();
     let correction = tools.corrector.languages().join(", ");
+    let ocr = tools.ocr.languages().len();
+    if !tools.ocr.available() {
+        tracing::warn!("tesseract or its language packs are not installed: /ocr answers 503");
+    }
+    if tools.fonts.is_empty() {
+        tracing::warn!("no font could be read: /render answers 503");
+    }
     tracing::info!(
         seconds = started.elapsed().as_secs_f32(),
         detection,
         correction = %correction,
+        ocr,
+        fonts = %tools.fonts.names().join(", "),
         dictionaries = %args.dictionaries.display(),
         "models loaded"
     );
@@ -97,7 +113,10 @@ fn run(args: Args, secret: String) -> Result<(), StartError> {
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener).map_err(listen_error)?;
         // The ready line, after every model is loaded: callers wait for it or for /health.
-        println!("language-tools listening on {address} (detection: {detection} languages, correction: {correction})");
+        println!(
+            "language-tools listening on {address} (detection: {detection} languages, correction: {correction}, \
+             ocr: {ocr} languages)"
+        );
         serve(listener, app, &config, shutdown_signal()).await;
         tracing::info!("stopped");
         Ok(())

@@ -1,7 +1,8 @@
 //! The HTTP server: routing, the shared secret, body limits, the worker pool, and JSON answers.
 //!
-//! `GET /health` needs no secret; `POST /detect` and `POST /correct` need `Authorization: Bearer <secret>`.
-//! Every answer is JSON, errors `{"message": ...}`. The models' work runs on tokio's blocking threads, at most
+//! `GET /health` needs no secret; `POST /detect`, `/correct`, `/ocr` and `/render` need
+//! `Authorization: Bearer <secret>`. Every answer is JSON, errors `{"message": ...}`. Bodies are at most
+//! 1 MiB, 8 MiB for the image paths. The models' work runs on tokio's blocking threads, at most
 //! `workers` requests at a time (a semaphore), so a slow request never blocks the accept loop and the
 //! machine is never oversubscribed. A connection that sends no complete request head within the header
 //! timeout is closed (idle keep-alive connections too), and a body must arrive within the body timeout.
@@ -27,10 +28,18 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::Tools;
-use crate::protocol::{CorrectRequest, CorrectResponse, DetectRequest, DetectResponse, ErrorBody, Health};
+use crate::ocr::OcrError;
+use crate::picture::{self, Picture};
+use crate::protocol::{
+    CorrectRequest, CorrectResponse, DetectRequest, DetectResponse, ErrorBody, Health, OcrRequest, OcrResponse,
+    RenderRequest, RenderResponse,
+};
 
 /// The largest request body accepted (413 above it).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The largest request body accepted by `/ocr` and `/render`, which carry an image.
+pub const MAX_IMAGE_BODY_BYTES: usize = 8 * 1024 * 1024;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -104,12 +113,16 @@ enum RequestError {
     MethodNotAllowed { method: Method, path: &'static str, allowed: Method },
     #[error("Missing or invalid secret: send 'Authorization: Bearer <secret>'")]
     Unauthorized,
-    #[error("The request body is larger than {MAX_BODY_BYTES} bytes")]
-    PayloadTooLarge,
+    #[error("The request body is larger than {0} bytes")]
+    PayloadTooLarge(usize),
     #[error("The request body did not arrive within {} seconds", .0.as_secs())]
     BodyTimeout(Duration),
     #[error("{0}")]
     BadRequest(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{0}")]
+    Unavailable(String),
     #[error("The request could not be completed")]
     Internal,
 }
@@ -120,9 +133,11 @@ impl RequestError {
             RequestError::NotFound(_) => StatusCode::NOT_FOUND,
             RequestError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             RequestError::Unauthorized => StatusCode::UNAUTHORIZED,
-            RequestError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            RequestError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             RequestError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             RequestError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            RequestError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            RequestError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             RequestError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -169,6 +184,8 @@ where
         "/health" => ("/health", Method::GET),
         "/detect" => ("/detect", Method::POST),
         "/correct" => ("/correct", Method::POST),
+        "/ocr" => ("/ocr", Method::POST),
+        "/render" => ("/render", Method::POST),
         other => return Err(RequestError::NotFound(other.to_string())),
     };
     let method = request.method().clone();
@@ -177,14 +194,22 @@ where
     }
     if path == "/health" {
         let correction = app.tools.corrector.languages();
-        let health = Health { status: "ok", detection: app.tools.detector.languages(), correction: &correction };
+        let health = Health {
+            status: "ok",
+            detection: app.tools.detector.languages(),
+            correction: &correction,
+            ocr: app.tools.ocr.languages(),
+        };
         return Ok(json(StatusCode::OK, &health));
     }
     if !app.authorized(request.headers().get(header::AUTHORIZATION)) {
         return Err(RequestError::Unauthorized);
     }
-    let body = read_body(app, request).await?;
+    let limit = if matches!(path, "/ocr" | "/render") { MAX_IMAGE_BODY_BYTES } else { MAX_BODY_BYTES };
+    let body = read_body(app, request, limit).await?;
     match path {
+        "/ocr" => ocr(app, &body).await,
+        "/render" => render(app, &body).await,
         "/detect" => {
             let DetectRequest { texts, among } = DetectRequest::parse(&body).map_err(RequestError::BadRequest)?;
             if let Some(unknown) =
@@ -217,22 +242,106 @@ where
     }
 }
 
-/// The body, within [`MAX_BODY_BYTES`] (a declared length is checked before reading, the bytes while
+/// `POST /ocr`: the image's paragraphs, in the language asked for or found.
+async fn ocr(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, RequestError> {
+    let OcrRequest { image, language } = OcrRequest::parse(body).map_err(RequestError::BadRequest)?;
+    if !app.tools.ocr.available() {
+        return Err(RequestError::Unavailable(OcrError::Unavailable.to_string()));
+    }
+    let language =
+        match language {
+            None => None,
+            Some(code) => {
+                Some(
+                    app.tools.ocr.languages().iter().copied().find(|known| *known == code).ok_or_else(|| {
+                        RequestError::BadRequest(format!("Language '{code}' is not supported for OCR"))
+                    })?,
+                )
+            }
+        };
+    let picture = Picture::from_base64(&image).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+    drop(image);
+    let (width, height) = (picture.width, picture.height);
+    let recognised = run_blocking(app, move |tools| {
+        // The detector chooses among the languages Tesseract can read again.
+        let among: Vec<String> = tools
+            .ocr
+            .languages()
+            .iter()
+            .filter(|code| tools.detector.languages().contains(code))
+            .map(|code| code.to_string())
+            .collect();
+        tools.ocr.recognise(&picture, language, |text| tools.detect(text, Some(&among)).language)
+    })
+    .await?
+    .map_err(|error| match error {
+        OcrError::Unavailable => RequestError::Unavailable(error.to_string()),
+        OcrError::Unreadable(_) => RequestError::BadRequest(error.to_string()),
+        OcrError::Timeout(_) => RequestError::Unprocessable(error.to_string()),
+        OcrError::Failed(_) => {
+            tracing::error!(%error, "OCR failed");
+            RequestError::Internal
+        }
+    })?;
+    let response = OcrResponse { language: recognised.language, width, height, paragraphs: recognised.paragraphs };
+    Ok(json(StatusCode::OK, &response))
+}
+
+/// `POST /render`: the image with the paragraphs' new text painted over their old lines.
+async fn render(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, RequestError> {
+    let RenderRequest { image, language, paragraphs } = RenderRequest::parse(body).map_err(RequestError::BadRequest)?;
+    if app.tools.fonts.is_empty() {
+        return Err(RequestError::Unavailable("Rendering is unavailable: no font is installed".to_string()));
+    }
+    let picture = Picture::from_base64(&image).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+    drop(image);
+    // Painting costs the boxes' area: boxes that cover the image many times over are no OCR result.
+    let area: u64 = paragraphs
+        .iter()
+        .flat_map(|paragraph| &paragraph.lines)
+        .map(|line| {
+            let width = u64::from(line.width).min(u64::from(picture.width.saturating_sub(line.left)));
+            let height = u64::from(line.height).min(u64::from(picture.height.saturating_sub(line.top)));
+            width * height
+        })
+        .sum();
+    if area > 4 * u64::from(picture.width) * u64::from(picture.height) {
+        return Err(RequestError::BadRequest(
+            "Field 'paragraphs' has line boxes that cover the image more than four times over".to_string(),
+        ));
+    }
+    let encoded = run_blocking(app, move |tools| {
+        let decoded = picture.decode().map_err(|error| RequestError::BadRequest(error.to_string()))?;
+        let painted = crate::render::render(&decoded, &language, &paragraphs, &tools.fonts);
+        drop(decoded);
+        let bytes = picture::encode(&painted, picture.kind).map_err(|error| {
+            tracing::error!(%error, "a rendered image could not be encoded");
+            RequestError::Internal
+        })?;
+        Ok::<_, RequestError>(picture::to_base64(&bytes))
+    })
+    .await??;
+    Ok(json(StatusCode::OK, &RenderResponse { image: encoded }))
+}
+
+/// The body, within `limit` bytes (a declared length is checked before reading, the bytes while
 /// reading) and the body timeout.
-async fn read_body<B>(app: &App, request: Request<B>) -> Result<Bytes, RequestError>
+async fn read_body<B>(app: &App, request: Request<B>, limit: usize) -> Result<Bytes, RequestError>
 where
     B: Body<Data = Bytes>,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return Err(RequestError::PayloadTooLarge);
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(RequestError::PayloadTooLarge(limit));
     }
-    let limited = Limited::new(request.into_body(), MAX_BODY_BYTES);
+    let limited = Limited::new(request.into_body(), limit);
     match tokio::time::timeout(app.body_read_timeout, limited.collect()).await {
         Err(_) => Err(RequestError::BodyTimeout(app.body_read_timeout)),
-        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => Err(RequestError::PayloadTooLarge),
+        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
+            Err(RequestError::PayloadTooLarge(limit))
+        }
         Ok(Err(error)) => {
             tracing::debug!(%error, "request body could not be read");
             Err(RequestError::BadRequest("The request body could not be read".to_string()))
@@ -255,7 +364,7 @@ where
     })
     .await
     .map_err(|error| {
-        tracing::error!(%error, "a detection or correction task failed");
+        tracing::error!(%error, "a worker task failed");
         RequestError::Internal
     })
 }
@@ -478,5 +587,332 @@ mod tests {
 
         let _ = stop.send(());
         tokio::time::timeout(Duration::from_secs(5), server).await.expect("stopped in time").expect("no panic");
+    }
+
+    /// Images drawn by ImageMagick, as the end-to-end tests of image translation would send them.
+    mod images {
+        use super::*;
+        use base64::Engine;
+        use base64::engine::general_purpose::STANDARD;
+
+        const CONVERT: &str = "/usr/bin/convert";
+
+        /// A 900 × 260 image with `lines` (`(y, text)`) in dark blue DejaVu Sans on cream, as `extension`.
+        fn drawn(lines: &[(u32, &str)], extension: &str) -> Vec<u8> {
+            let directory = tempfile::tempdir().expect("a temporary directory");
+            let path = directory.path().join(format!("image.{extension}"));
+            let mut command = std::process::Command::new(CONVERT);
+            command.args([
+                "-size",
+                "900x260",
+                "xc:#f4f0e0",
+                "-font",
+                "DejaVu-Sans",
+                "-fill",
+                "#202060",
+                "-pointsize",
+                "34",
+            ]);
+            for (y, text) in lines {
+                command.args(["-annotate", &format!("+30+{y}"), text]);
+            }
+            let status = command.arg(&path).status().expect("ImageMagick's convert runs (install imagemagick)");
+            assert!(status.success(), "convert failed");
+            std::fs::read(&path).expect("the image")
+        }
+
+        fn english(extension: &str) -> Vec<u8> {
+            drawn(
+                &[
+                    (60, "The weather is nice today."),
+                    (110, "We are going to the beach with our"),
+                    (150, "friends and family this afternoon."),
+                ],
+                extension,
+            )
+        }
+
+        fn ocr_body(image: &[u8], language: Option<&str>) -> String {
+            json!({"image": STANDARD.encode(image), "language": language}).to_string()
+        }
+
+        async fn ocr(image: &[u8], language: Option<&str>) -> (StatusCode, Value) {
+            assert!(
+                tools().ocr.available(),
+                "tesseract is not installed: install tesseract-ocr and its language packs"
+            );
+            call(request(Method::POST, "/ocr", bearer(), ocr_body(image, language))).await
+        }
+
+        fn texts(body: &Value) -> Vec<String> {
+            body["paragraphs"]
+                .as_array()
+                .expect("paragraphs")
+                .iter()
+                .map(|paragraph| paragraph["text"].as_str().expect("a text").to_string())
+                .collect()
+        }
+
+        /// The render request for replacing each paragraph `/ocr` found with a new text.
+        fn render_body(image: &[u8], language: &str, found: &Value, replacements: &[&str]) -> String {
+            let paragraphs: Vec<Value> = found["paragraphs"]
+                .as_array()
+                .expect("paragraphs")
+                .iter()
+                .zip(replacements)
+                .map(|(paragraph, text)| {
+                    let lines: Vec<Value> = paragraph["lines"]
+                        .as_array()
+                        .expect("lines")
+                        .iter()
+                        .map(|line| json!({"left": line["left"], "top": line["top"], "width": line["width"], "height": line["height"]}))
+                        .collect();
+                    json!({"text": text, "lines": lines})
+                })
+                .collect();
+            json!({"image": STANDARD.encode(image), "language": language, "paragraphs": paragraphs}).to_string()
+        }
+
+        #[tokio::test]
+        async fn health_lists_the_ocr_languages() {
+            let (_, body) = call(request(Method::GET, "/health", None, "")).await;
+            let ocr = body["ocr"].as_array().expect("a list");
+            for code in ["de", "en", "ja", "nb", "ru", "zh"] {
+                assert!(ocr.contains(&json!(code)), "{code}: {ocr:?}");
+            }
+            let codes: Vec<&str> = ocr.iter().filter_map(Value::as_str).collect();
+            assert!(codes.windows(2).all(|pair| pair[0] < pair[1]), "sorted: {codes:?}");
+        }
+
+        #[tokio::test]
+        async fn ocr_finds_english_paragraphs_without_a_language() {
+            let (status, body) = ocr(&english("png"), None).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["language"], "en");
+            assert_eq!((body["width"].as_u64(), body["height"].as_u64()), (Some(900), Some(260)));
+            assert_eq!(
+                texts(&body),
+                ["The weather is nice today.", "We are going to the beach with our friends and family this afternoon."]
+            );
+            let second = &body["paragraphs"][1];
+            assert_eq!(second["lines"].as_array().map(Vec::len), Some(2));
+            let line = &second["lines"][0];
+            assert_eq!(line["text"], "We are going to the beach with our");
+            assert!(line["left"].as_u64().is_some_and(|left| (25..=40).contains(&left)), "{line}");
+            assert!(line["top"].as_u64().is_some_and(|top| (75..=95).contains(&top)), "{line}");
+            assert!(line["confidence"].as_f64().is_some_and(|c| c > 80.0 && c <= 100.0), "{line}");
+            assert_eq!(line["words"][0]["text"], "We");
+            assert!(second["confidence"].as_f64().is_some_and(|c| c > 80.0), "{second}");
+            // With the language given, the same.
+            let (status, again) = ocr(&english("png"), Some("en")).await;
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(texts(&again), texts(&body));
+        }
+
+        #[tokio::test]
+        async fn ocr_detects_german_and_reads_it_with_the_german_pack() {
+            let german = drawn(
+                &[(60, "Wir fahren morgen früh mit unseren"), (100, "Freunden an den großen See im Süden.")],
+                "png",
+            );
+            let (status, body) = ocr(&german, None).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["language"], "de");
+            assert_eq!(texts(&body), ["Wir fahren morgen früh mit unseren Freunden an den großen See im Süden."]);
+        }
+
+        /// OSD names the script even of two short lines; its pack reads them, the detector names the language.
+        #[tokio::test]
+        async fn ocr_reads_cyrillic_and_han_by_their_script() {
+            let russian = drawn(&[(60, "Сегодня хорошая погода."), (110, "Мы идём на пляж с друзьями.")], "png");
+            let (status, body) = ocr(&russian, None).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["language"], "ru");
+            assert_eq!(texts(&body).join(" "), "Сегодня хорошая погода. Мы идём на пляж с друзьями.");
+
+            let directory = tempfile::tempdir().expect("a temporary directory");
+            let path = directory.path().join("zh.png");
+            let status = std::process::Command::new(CONVERT)
+                .args([
+                    "-size",
+                    "900x200",
+                    "xc:white",
+                    "-font",
+                    "Noto-Sans-CJK-SC",
+                    "-fill",
+                    "black",
+                    "-pointsize",
+                    "34",
+                ])
+                .args(["-annotate", "+30+60", "今天天气很好。", "-annotate", "+30+110", "我们和朋友一起去海滩。"])
+                .arg(&path)
+                .status()
+                .expect("convert runs");
+            assert!(status.success());
+            let chinese = std::fs::read(&path).expect("the image");
+            let (status, body) = ocr(&chinese, None).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["language"], "zh");
+            // Chinese lines and words join without spaces.
+            assert_eq!(texts(&body).join(""), "今天天气很好。我们和朋友一起去海滩。");
+        }
+
+        #[tokio::test]
+        async fn an_image_without_text_has_no_paragraphs() {
+            let blank = drawn(&[], "png");
+            let (status, body) = ocr(&blank, None).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["paragraphs"], json!([]));
+            assert_eq!(body["language"], "en");
+        }
+
+        #[tokio::test]
+        async fn render_replaces_the_text_and_ocr_reads_the_replacement() {
+            let original = english("png");
+            let (_, found) = ocr(&original, None).await;
+            let replacements = [
+                "Das Wetter ist heute schön.",
+                "Wir gehen heute Nachmittag mit unseren Freunden und der Familie an den Strand.",
+            ];
+            let body = render_body(&original, "de", &found, &replacements);
+            let (status, rendered) = call(request(Method::POST, "/render", bearer(), body)).await;
+            assert_eq!(status, StatusCode::OK, "{rendered}");
+            let bytes = STANDARD.decode(rendered["image"].as_str().expect("an image")).expect("base64");
+            assert!(bytes.starts_with(b"\x89PNG"));
+            let picture = Picture::from_bytes(bytes.clone()).expect("a PNG");
+            assert_eq!((picture.width, picture.height), (900, 260));
+            // ImageMagick draws 16-bit RGBA: RGBA comes back (8 bits a channel).
+            assert!(matches!(picture.decode().expect("decoded"), image::DynamicImage::ImageRgba8(_)));
+
+            let (status, read) = ocr(&bytes, None).await;
+            assert_eq!(status, StatusCode::OK, "{read}");
+            assert_eq!(read["language"], "de");
+            let all = texts(&read).join(" ");
+            assert!(all.contains("Wetter") && all.contains("Strand") && all.contains("Freunden"), "{all}");
+            assert!(!all.contains("weather") && !all.contains("beach"), "{all}");
+        }
+
+        #[tokio::test]
+        async fn a_jpeg_round_trip_stays_jpeg() {
+            let original = english("jpg");
+            let (status, found) = ocr(&original, None).await;
+            assert_eq!(status, StatusCode::OK, "{found}");
+            assert_eq!(found["language"], "en");
+            let body = render_body(&original, "fr", &found, &["Il fait beau aujourd'hui.", "Nous allons à la plage."]);
+            let (status, rendered) = call(request(Method::POST, "/render", bearer(), body)).await;
+            assert_eq!(status, StatusCode::OK, "{rendered}");
+            let bytes = STANDARD.decode(rendered["image"].as_str().expect("an image")).expect("base64");
+            let picture = Picture::from_bytes(bytes.clone()).expect("a JPEG");
+            assert_eq!((picture.kind, picture.width, picture.height), (crate::picture::Kind::Jpeg, 900, 260));
+            let (_, read) = ocr(&bytes, Some("fr")).await;
+            let all = texts(&read).join(" ");
+            assert!(all.contains("plage") && !all.contains("beach"), "{all}");
+        }
+
+        #[tokio::test]
+        async fn image_paths_need_the_secret() {
+            let body = ocr_body(&english("png"), None);
+            for path in ["/ocr", "/render"] {
+                let (status, _) = call(request(Method::POST, path, None, body.clone())).await;
+                assert_eq!(status, StatusCode::UNAUTHORIZED);
+                let (status, _) = call(request(Method::POST, path, Some("Bearer wrong"), body.clone())).await;
+                assert_eq!(status, StatusCode::UNAUTHORIZED);
+            }
+        }
+
+        #[tokio::test]
+        async fn bad_images_and_fields_are_refused() {
+            let bomb = crate::picture::tests::png_header(50_000, 50_000);
+            let bomb_message =
+                "The image is 50000 × 50000 pixels; at most 10,000 pixels per side and 40 megapixels are read";
+            let png = english("png");
+            let truncated = png[..png.len() / 2].to_vec();
+            let render = |image: &[u8]| {
+                json!({"image": STANDARD.encode(image), "language": "de", "paragraphs": [
+                    {"text": "Hallo", "lines": [{"left": 10, "top": 10, "width": 100, "height": 30}]}
+                ]})
+                .to_string()
+            };
+            for (path, body, expected) in [
+                ("/ocr", ocr_body(&bomb, None), bomb_message),
+                ("/render", render(&bomb), bomb_message),
+                ("/ocr", json!({"image": "%%%"}).to_string(), "Field 'image' is not valid base64"),
+                ("/ocr", ocr_body(b"GIF89a fake", None), "Field 'image' is neither a PNG nor a JPEG image"),
+                ("/ocr", json!({"language": "de"}).to_string(), "Field 'image' is required"),
+                ("/ocr", json!({"image": 1}).to_string(), "Field 'image' must be a string"),
+                ("/ocr", ocr_body(&png, Some("xx")), "Language 'xx' is not supported for OCR"),
+                ("/ocr", ocr_body(&png, Some("hi")), "Language 'hi' is not supported for OCR"),
+                ("/ocr", ocr_body(&truncated, None), "Field 'image' cannot be read: "),
+                ("/render", render(&truncated), "Field 'image' cannot be read: "),
+                ("/ocr", ocr_body(&png[..20], None), "Field 'image' cannot be read: "),
+                (
+                    "/render",
+                    json!({"image": STANDARD.encode(&png), "language": "de", "paragraphs": vec![
+                        json!({"text": "a", "lines": [{"left": 0, "top": 0, "width": 5000, "height": 5000}]}); 5
+                    ]})
+                    .to_string(),
+                    "Field 'paragraphs' has line boxes that cover the image more than four times over",
+                ),
+                (
+                    "/render",
+                    json!({"image": STANDARD.encode(&png), "language": "de", "paragraphs": [
+                        {"text": "a", "lines": []},
+                        {"text": "b", "lines": []},
+                        {"text": "c", "lines": [{"left": 0, "top": 0, "width": "wide", "height": 3}]},
+                    ]})
+                    .to_string(),
+                    "Field 'paragraphs[2].lines[0].width' must be a non-negative integer",
+                ),
+            ] {
+                let (status, body) = call(request(Method::POST, path, bearer(), body)).await;
+                assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+                let message = body["message"].as_str().expect("a message");
+                assert!(message.starts_with(expected), "{path}: {message}");
+                assert!(!message.contains("/tmp"), "{message}");
+            }
+        }
+
+        #[tokio::test]
+        async fn image_paths_take_bodies_up_to_8_mib() {
+            // 2 MiB: too large for /detect, read by /ocr (and refused for its content, not its size).
+            let padding = "A".repeat(2 * 1024 * 1024);
+            let body = json!({"image": padding}).to_string();
+            let (status, _) = call(request(Method::POST, "/detect", bearer(), body.clone())).await;
+            assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+            let (status, answer) = call(request(Method::POST, "/ocr", bearer(), body)).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+            let body = json!({"image": "A".repeat(MAX_IMAGE_BODY_BYTES)}).to_string();
+            let (status, answer) = call(request(Method::POST, "/render", bearer(), body)).await;
+            assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+            assert_eq!(answer["message"], format!("The request body is larger than {MAX_IMAGE_BODY_BYTES} bytes"));
+        }
+
+        #[tokio::test]
+        async fn without_tesseract_or_fonts_the_image_paths_are_unavailable() {
+            // The service as it starts on a machine without Tesseract or fonts.
+            let bare = crate::Tools {
+                detector: crate::Detector::load(),
+                corrector: crate::Corrector::load(std::path::Path::new("/nonexistent")),
+                ocr: crate::Ocr::load(std::path::Path::new("/nonexistent/tesseract")),
+                fonts: crate::Fonts::load(&[]),
+            };
+            let app = Arc::new(App::new(Arc::new(bare), &ServerConfig::new(SECRET.to_string())));
+            let png = english("png");
+            let response = handle(app.clone(), request(Method::POST, "/ocr", bearer(), ocr_body(&png, None))).await;
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+            let body: Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert_eq!(body["message"], "OCR is unavailable: tesseract is not installed");
+            let render = json!({"image": STANDARD.encode(&png), "language": "de", "paragraphs": []}).to_string();
+            let response = handle(app.clone(), request(Method::POST, "/render", bearer(), render)).await;
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+            let body: Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert_eq!(body["message"], "Rendering is unavailable: no font is installed");
+            let response = handle(app, request(Method::GET, "/health", None, "")).await;
+            let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+            let body: Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert_eq!(body["ocr"], json!([]));
+        }
     }
 }

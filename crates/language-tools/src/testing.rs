@@ -23,7 +23,8 @@ pub fn tools() -> Arc<Tools> {
 fn shared() -> &'static Arc<Tools> {
     static TOOLS: OnceLock<Arc<Tools>> = OnceLock::new();
     TOOLS.get_or_init(|| {
-        let tools = Tools::load(Path::new(DICTIONARIES));
+        let fonts: Vec<std::path::PathBuf> = crate::DEFAULT_FONTS.iter().map(std::path::PathBuf::from).collect();
+        let tools = Tools::load(Path::new(DICTIONARIES), &fonts);
         let offered = tools.corrector.languages();
         let missing: Vec<&str> = REQUIRED.into_iter().filter(|code| !offered.contains(code)).collect();
         assert!(

@@ -35,6 +35,7 @@ fn serves_after_the_ready_line_and_stops_on_sigterm() {
     BufReader::new(stdout).read_line(&mut ready).expect("a ready line");
     assert!(ready.starts_with("language-tools listening on 127.0.0.1:"), "{ready}");
     assert!(ready.contains("detection: 70 languages") && ready.contains("correction: "), "{ready}");
+    assert!(ready.contains(", ocr: ") && ready.trim_end().ends_with(" languages)"), "{ready}");
     let address = ready.split_whitespace().nth(3).expect("the address");
 
     let mut stream = TcpStream::connect(address).expect("connected");
@@ -44,9 +45,50 @@ fn serves_after_the_ready_line_and_stops_on_sigterm() {
     stream.read_to_string(&mut answer).expect("an answer");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""status":"ok""#), "{answer}");
+    assert!(answer.contains(r#""ocr":["#), "{answer}");
 
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
     assert!(killed.success());
     let status = child.wait().expect("the service stops");
     assert!(status.success(), "{status:?}");
+}
+
+/// `--fonts` names the font files; missing ones are skipped, and without any `/render` answers 503 while
+/// the rest of the service runs.
+#[test]
+fn missing_fonts_are_skipped_and_render_is_unavailable() {
+    let mut child = Command::new(BINARY)
+        .env("LANGUAGE_TOOLS_SECRET", "binary-test-secret")
+        .env("GLOSSA_LOG", "warn")
+        .args(["--listen", "127.0.0.1:0", "--fonts", "/nonexistent/one.ttf,/nonexistent/two.ttc"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut ready = String::new();
+    BufReader::new(stdout).read_line(&mut ready).expect("a ready line");
+    assert!(ready.starts_with("language-tools listening on 127.0.0.1:"), "{ready}");
+    let address = ready.split_whitespace().nth(3).expect("the address");
+
+    let body = r#"{"image": "iVBORw0KGgo=", "language": "de", "paragraphs": []}"#;
+    let mut stream = TcpStream::connect(address).expect("connected");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    let head = format!(
+        "POST /render HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer binary-test-secret\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(format!("{head}{body}").as_bytes()).expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("Rendering is unavailable: no font is installed"), "{answer}");
+
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    assert!(child.wait().expect("the service stops").success());
+    let mut stderr = String::new();
+    child.stderr.take().expect("stderr is piped").read_to_string(&mut stderr).expect("the log");
+    assert!(stderr.contains("font file skipped") && stderr.contains("/nonexistent/two.ttc"), "{stderr}");
 }

@@ -68,14 +68,28 @@ fn send(request: HttpRequest) -> Result<HttpResponse, HttpError> {
     });
     let body = outgoing.body().map_err(|()| invalid("a request without a body"))?;
     let pending = outgoing_handler::handle(outgoing, options).map_err(|code| error(&url, code))?;
-    write_body(&body, &request.body).map_err(|reason| HttpError::Unreachable { url: url.clone(), reason })?;
-    OutgoingBody::finish(body, None).map_err(|code| error(&url, code))?;
+    // A server may answer before it has read the whole body (a refusal), and the host may fail
+    // the request while the body is being written: either way the response, or the host's
+    // reason, says more than the closed body stream.
+    let written = write_body(&body, &request.body);
+    let finished = match written {
+        Ok(()) => OutgoingBody::finish(body, None).map_err(|code| error(&url, code)),
+        Err(_) => {
+            drop(body);
+            Ok(())
+        }
+    };
 
     pending.subscribe().block();
-    let response = match pending.get() {
-        Some(Ok(Ok(response))) => response,
-        Some(Ok(Err(code))) => return Err(error(&url, code)),
-        Some(Err(())) | None => {
+    let response = match (pending.get(), written) {
+        (Some(Ok(Ok(response))), _) => response,
+        (Some(Ok(Err(code))), Ok(())) => return Err(error(&url, code)),
+        (Some(Ok(Err(code))), Err(reason)) => {
+            return Err(HttpError::Unreachable { url, reason: format!("{reason}; then {code:?}") });
+        }
+        (Some(Err(())) | None, Err(reason)) => return Err(HttpError::Unreachable { url, reason }),
+        (Some(Err(())) | None, Ok(())) => {
+            finished?;
             return Err(HttpError::Unreachable { url, reason: "the response was lost".into() });
         }
     };

@@ -48,7 +48,9 @@ impl From<language_tools::ToolsError> for ToolsError {
     fn from(error: language_tools::ToolsError) -> ToolsError {
         match error {
             language_tools::ToolsError::Unavailable(reason) => ToolsError::Unavailable(reason),
-            language_tools::ToolsError::Invalid(reason) => ToolsError::Invalid(reason),
+            language_tools::ToolsError::Invalid(reason) | language_tools::ToolsError::Refused(reason) => {
+                ToolsError::Invalid(reason)
+            }
         }
     }
 }

@@ -9,9 +9,13 @@
 //!
 //! How pieces are translated is the type's [`Tags`]: plain text, or tag handling with the
 //! options its markup needs.
+//!
+//! Images are the exception: their text is read by OCR after the upload, so they are cut by
+//! their first worker, and painted rather than put together (see [`image`]).
 
 mod docx;
 mod html;
+pub mod image;
 mod ooxml;
 mod pptx;
 mod srt;
@@ -34,6 +38,10 @@ pub enum Format {
     Xliff,
     /// SubRip subtitles.
     Srt,
+    /// PNG images (beta).
+    Png,
+    /// JPEG images (`.jpg`, `.jpeg`; beta).
+    Jpeg,
 }
 
 /// Why a file is refused as a document.
@@ -83,11 +91,20 @@ impl Tags {
 }
 
 /// Extensions of the API's document types that this deployment does not translate yet.
-const NOT_YET: [&str; 5] = ["doc", "pdf", "jpg", "jpeg", "png"];
+const NOT_YET: [&str; 2] = ["doc", "pdf"];
 
 /// Every type, as stored.
-const ALL: [Format; 7] =
-    [Format::Txt, Format::Html, Format::Docx, Format::Pptx, Format::Xlsx, Format::Xliff, Format::Srt];
+const ALL: [Format; 9] = [
+    Format::Txt,
+    Format::Html,
+    Format::Docx,
+    Format::Pptx,
+    Format::Xlsx,
+    Format::Xliff,
+    Format::Srt,
+    Format::Png,
+    Format::Jpeg,
+];
 
 const MIB: usize = 1024 * 1024;
 
@@ -103,6 +120,8 @@ impl Format {
             Some("xlsx") => Ok(Format::Xlsx),
             Some("xlf" | "xliff") => Ok(Format::Xliff),
             Some("srt") => Ok(Format::Srt),
+            Some("png") => Ok(Format::Png),
+            Some("jpg" | "jpeg") => Ok(Format::Jpeg),
             Some(other) if NOT_YET.contains(&other) => Err(FormatError::NotYet(other.to_owned())),
             _ => Err(FormatError::Unknown(name.to_owned())),
         }
@@ -118,6 +137,8 @@ impl Format {
             Format::Xlsx => "xlsx",
             Format::Xliff => "xliff",
             Format::Srt => "srt",
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
         }
     }
 
@@ -130,11 +151,18 @@ impl Format {
         matches!(self, Format::Docx | Format::Pptx | Format::Xlsx)
     }
 
+    /// The images, read by OCR and painted by the language-tools service: cut by their first
+    /// worker rather than at upload, and not billed while they are in beta.
+    pub fn is_image(self) -> bool {
+        matches!(self, Format::Png | Format::Jpeg)
+    }
+
     /// Whether `output_format` (lower case) names this type: the only output each type has.
     pub fn accepts_output(self, output_format: &str) -> bool {
         match self {
             Format::Html => matches!(output_format, "html" | "htm"),
             Format::Xliff => matches!(output_format, "xliff" | "xlf"),
+            Format::Jpeg => matches!(output_format, "jpeg" | "jpg"),
             other => output_format == other.as_str(),
         }
     }
@@ -148,6 +176,7 @@ impl Format {
             (Format::Docx | Format::Pptx | Format::Xlsx, Plan::Pro) => 30 * MIB,
             (Format::Xliff, _) => 10 * MIB,
             (Format::Srt, _) => 150 * 1024,
+            (Format::Png | Format::Jpeg, _) => 3 * MIB,
         }
     }
 
@@ -165,13 +194,15 @@ impl Format {
             Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             Format::Xliff => "application/xliff+xml",
             Format::Srt => "application/x-subrip",
+            Format::Png => "image/png",
+            Format::Jpeg => "image/jpeg",
         }
     }
 
     /// How this type's pieces are translated.
     pub fn tags(self) -> Tags {
         match self {
-            Format::Txt | Format::Srt => Tags::PLAIN,
+            Format::Txt | Format::Srt | Format::Png | Format::Jpeg => Tags::PLAIN,
             Format::Html => Tags { handling: Some(TagHandling::Html), ..Tags::PLAIN },
             Format::Docx => docx::TAGS,
             Format::Pptx => pptx::TAGS,
@@ -182,11 +213,12 @@ impl Format {
 
     /// Whether putting the translation together needs the uploaded file.
     pub fn keeps_source(self) -> bool {
-        self.is_office()
+        self.is_office() || self.is_image()
     }
 
     /// Cuts `file` into pieces (see the module documentation), for a translation into `target`
-    /// (a BCP 47 tag, as XLIFF's `trgLang` writes it).
+    /// (a BCP 47 tag, as XLIFF's `trgLang` writes it). An image's header is checked, and its
+    /// pieces come later ([`image::cut_read`]).
     pub fn cut(self, file: &[u8], target: &str) -> Result<Cut, FormatError> {
         if file.is_empty() {
             return Err(FormatError::Empty);
@@ -199,6 +231,7 @@ impl Format {
             Format::Xlsx => ooxml::cut(&xlsx::KIND, file),
             Format::Xliff => xliff::cut(utf8(self, file)?, Some(target)),
             Format::Srt => srt::cut(utf8(self, file)?),
+            Format::Png | Format::Jpeg => image::check(self, file),
         }
     }
 
@@ -211,6 +244,7 @@ impl Format {
             Format::Docx => ooxml::assemble(&docx::KIND, file()?, outputs),
             Format::Pptx => ooxml::assemble(&pptx::KIND, file()?, outputs),
             Format::Xlsx => ooxml::assemble(&xlsx::KIND, file()?, outputs),
+            Format::Png | Format::Jpeg => Err(corrupt(self, "an image is painted by the language-tools service")),
         }
     }
 }
@@ -298,6 +332,10 @@ mod tests {
         assert!(!Format::Txt.accepts_output("docx"));
         assert!(Format::Html.accepts_output("htm") && Format::Html.accepts_output("html"));
         assert!(!Format::Html.accepts_output("pdf"));
+        assert!(Format::Jpeg.accepts_output("jpg") && Format::Jpeg.accepts_output("jpeg"));
+        assert!(!Format::Png.accepts_output("jpeg"));
+        assert_eq!(Format::of_file_name("Photo.JPG"), Ok(Format::Jpeg));
+        assert_eq!(Format::stored(Format::Jpeg.as_str()), Some(Format::Jpeg));
     }
 
     #[test]
