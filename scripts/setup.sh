@@ -19,10 +19,11 @@
 #     voice gateway decodes audio containers with;
 #   - Tesseract with the language packs of the catalogue's long-established languages, and the
 #     fonts, with which the language-tools service reads images and paints their translations;
-#     ImageMagick, which the image tests draw with;
-#   - with `--tests`, a Python environment in target/venv with the official Python client
-#     library, and the official Node client library in tests/node (npm ci, from its lock file;
-#     Debian's Node.js when the machine has none), which the end-to-end tests drive.
+#     ImageMagick, which the image tests draw with; Poppler, with which it reads PDFs;
+#   - with `--tests`, LibreOffice (the PDF tests make their PDFs with it), a Python environment
+#     in target/venv with the official Python client library, and the official Node client
+#     library in tests/node (npm ci, from its lock file; Debian's Node.js when the machine has
+#     none), which the end-to-end tests drive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,9 @@ PACKAGES=(
     # and paints their translations in DejaVu Sans, or Noto Sans CJK for Chinese, Japanese and
     # Korean; the image tests draw their signs with ImageMagick.
     tesseract-ocr fonts-dejavu-core fonts-noto-cjk imagemagick
+    # PDFs: language-tools reads their text layout with Poppler (pdfinfo, pdftotext); the tests
+    # check what it writes with the same tools.
+    poppler-utils
 )
 
 # Tesseract's packs for the catalogue's long-established languages (Debian names them by
@@ -56,6 +60,8 @@ rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add was
 
 if [ "${1:-}" = "--tests" ]; then
     command -v npm >/dev/null || PACKAGES+=(nodejs npm)
+    # The PDF tests make their PDFs with LibreOffice, as a user's word processor would.
+    PACKAGES+=(libreoffice-writer-nogui)
 fi
 
 missing=()
