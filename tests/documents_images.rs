@@ -163,7 +163,7 @@ fn bad_images_are_refused_at_upload_or_end_as_error_with_the_reason() {
     let failed = wait_until_finished(&app, &key, &truncated, "truncated");
     assert_eq!(failed["status"], "error", "{failed}");
     let message = failed["error_message"].as_str().unwrap_or_default();
-    assert!(message.starts_with("The image cannot be translated: "), "{failed}");
+    assert!(message.starts_with("The document cannot be translated: "), "{failed}");
     let usage: Json = app.call("GET", "/v2/usage", &key).json();
     assert_eq!(usage["character_count"], 0, "nothing billed: {usage}");
 }

@@ -6,8 +6,9 @@
 //!   after working on the document when no worker holds it
 //! * `POST /v2/document/{document_id}/result` (the same) → the translated file, once
 //!
-//! Order of checks on upload: method, key (403), the file and parameters (400, 413), what they
-//! name by id (404, 400), the reservation (456). Bodies up to 128 KiB are read before the key is
+//! Order of checks on upload: method, key (403), the file and parameters (400, 413), a PDF's text
+//! read by the language-tools service (400 unreadable, 503 without the service), what they name
+//! by id (404, 400), the reservation (456). Bodies up to 128 KiB are read before the key is
 //! checked; a larger one only once the key in its `Authorization` header is a developer key.
 
 use accounts::{Access, Principal};
@@ -83,8 +84,13 @@ fn upload(request: &Request, admitted: Option<Principal>) -> Result<Answer, ApiE
         let (raw, _) = read?;
         // Checked as on every request; tags count text translation only, so it is not recorded.
         ReportingTag::from_headers(request.header_values("x-service-reporting-tag"))?;
-        let upload = document::request::parse(raw, principal.subscription.plan)?;
-        with_engines(&services, |engines| Ok(document::check_named(&services, engines, &principal, &upload)?))?;
+        let plan = principal.subscription.plan;
+        let upload = document::request::parse(raw, plan)?;
+        let upload = with_engines(&services, |engines| {
+            let upload = document::read_layout(engines, upload, plan)?;
+            document::check_named(&services, engines, &principal, &upload)?;
+            Ok(upload)
+        })?;
         document::create(&services, &principal, upload)?
     };
     let response = ApiResponse::json(200, &handle);
@@ -117,8 +123,8 @@ fn with_engines<T>(
     let detector = engines::Detector::configured(services);
     let tools = engines::language_tools::ToolsSettings::from_variables(services.vars)?
         .map(|settings| engines::language_tools::LanguageTools::new(settings, services.http));
-    let images = tools.as_ref().map(|tools| tools as &dyn document::format::image::Images);
-    work(Engines { engine: &engine, detector: &detector, images })
+    let tools = tools.as_ref().map(|tools| tools as &dyn document::format::LayoutTools);
+    work(Engines { engine: &engine, detector: &detector, tools })
 }
 
 /// Who calls a status or result call, with its parameters (form, JSON or query).

@@ -98,7 +98,7 @@ impl From<UploadError> for ApiError {
 }
 
 /// The client's mistakes are 400s (413 for size), documents it cannot reach 404s, one not done
-/// yet a 503 with `Retry-After`, an image where no service reads images a 503; quota refusals are metering's 456; anything else is logged
+/// yet a 503 with `Retry-After`, a PDF or image where no service reads them a 503; quota refusals are metering's 456; anything else is logged
 /// and answered with a generic 500.
 impl From<DocumentError> for ApiError {
     fn from(error: DocumentError) -> ApiError {
@@ -111,7 +111,7 @@ impl From<DocumentError> for ApiError {
                 answer
             }
             DocumentError::Failed(_) => ApiError::bad_request(error.to_string()),
-            DocumentError::NoImages => ApiError::unavailable(error.to_string()),
+            DocumentError::NoTools | DocumentError::ToolsUnavailable => ApiError::unavailable(error.to_string()),
             DocumentError::Charge(error) => error.into(),
             DocumentError::Glossary(error) => error.into(),
             DocumentError::Named(error) => error.into(),

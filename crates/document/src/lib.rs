@@ -29,7 +29,8 @@ mod tests;
 
 use std::time::Duration;
 
-use accounts::Principal;
+use accounts::{Plan, Principal};
+use engines::language_tools::ToolsError;
 use metering::{Charge, ChargeError, Product};
 use platform::{DbError, Services};
 
@@ -65,9 +66,12 @@ pub enum DocumentError {
     NotDone { seconds_remaining: i64 },
     #[error("Document translation failed: {0}")]
     Failed(String),
-    /// An image, where no language-tools service is configured to read it.
-    #[error("{}", work::NO_IMAGES)]
-    NoImages,
+    /// A PDF or an image, where no language-tools service is configured to read it.
+    #[error("{}", work::NO_TOOLS)]
+    NoTools,
+    /// The language-tools service could not read a PDF at upload (down, or failing).
+    #[error("The language-tools service is unavailable right now; try again later.")]
+    ToolsUnavailable,
     /// The reservation or the charge was refused (456) or failed.
     #[error(transparent)]
     Charge(#[from] ChargeError),
@@ -111,17 +115,13 @@ fn retention_ms(services: &Services<'_>) -> Result<i64, DocumentError> {
 }
 
 /// Checks what a valid upload names by id, as text translation checks it: its glossaries
-/// (404 unknown, 400 without the pair), style rule list and translation memory; and that an
-/// image has a language-tools service to read it.
+/// (404 unknown, 400 without the pair), style rule list and translation memory.
 pub fn check_named(
     services: &Services<'_>,
     engines: Engines<'_>,
     principal: &Principal,
     upload: &Upload,
 ) -> Result<(), DocumentError> {
-    if upload.format.is_image() && engines.images.is_none() {
-        return Err(DocumentError::NoImages);
-    }
     let db = services.db;
     let subscription = principal.subscription.id.as_str();
     let request = &upload.request;
@@ -132,6 +132,34 @@ pub fn check_named(
     // A request without texts: what it names is checked, nothing is translated.
     translation::translate(request, engines.engine, &sources, engines.detector)?;
     Ok(())
+}
+
+/// Reads a valid upload's text through the language-tools service where its type needs it: a
+/// PDF's text blocks are read now, so that its characters are counted against the plan's
+/// limit and reserved like every other type's; an image is read after the upload. Without a
+/// service, neither is taken (503).
+pub fn read_layout(engines: Engines<'_>, mut upload: Upload, plan: Plan) -> Result<Upload, DocumentError> {
+    if !upload.format.needs_tools() {
+        return Ok(upload);
+    }
+    let tools = engines.tools.ok_or(DocumentError::NoTools)?;
+    if upload.format != Format::Pdf {
+        return Ok(upload);
+    }
+    let layout = tools.read_pdf(&upload.file).map_err(|error| match error {
+        ToolsError::Refused(why) => DocumentError::Upload(UploadError::InvalidFile(why)),
+        ToolsError::Unavailable(_) | ToolsError::Invalid(_) => {
+            eprintln!("a PDF upload could not be read: {error}");
+            DocumentError::ToolsUnavailable
+        }
+    })?;
+    let cut = format::pdf::cut_layout(&layout).map_err(UploadError::from)?;
+    let max = format::max_characters(plan);
+    if cut.characters > max {
+        return Err(UploadError::TooManyCharacters { count: cut.characters, max }.into());
+    }
+    upload.cut = cut;
+    Ok(upload)
 }
 
 /// Stores a valid upload for `principal`, its characters reserved, and answers its id and key.

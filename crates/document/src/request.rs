@@ -98,6 +98,11 @@ pub enum UploadError {
     TooManyCharacters { count: i64, max: i64 },
     #[error("Value for 'output_format' not supported: a {format} document is translated into a {format} document.")]
     OutputFormat { format: &'static str },
+    /// A PDF asked for as a docx: the API's one alternative output, not built yet.
+    #[error(
+        "Value for 'output_format' not supported yet: this deployment translates a pdf document into a pdf document, not into a docx one."
+    )]
+    DocxFromPdf,
     #[error("Value for 'target_lang' not supported: it is the document's source language.")]
     SameLanguage,
     #[error(transparent)]
@@ -127,6 +132,9 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
         && !output.is_empty()
         && !format.accepts_output(&output)
     {
+        if format == Format::Pdf && output == "docx" {
+            return Err(UploadError::DocxFromPdf);
+        }
         return Err(UploadError::OutputFormat { format: format.as_str() });
     }
     let request = raw.options.request(format, None, vec![String::new()])?;
@@ -209,6 +217,9 @@ mod tests {
         let mut raw = upload("a.txt", "x");
         raw.output_format = Some("docx".into());
         assert_eq!(refusal(raw), UploadError::OutputFormat { format: "txt" });
+        let mut raw = upload("a.pdf", "%PDF-1.7");
+        raw.output_format = Some("DOCX".into());
+        assert_eq!(refusal(raw), UploadError::DocxFromPdf);
         let mut raw = upload("a.txt", "x");
         raw.options.glossary_ids = Some(vec!["a".into()]);
         assert!(matches!(refusal(raw), UploadError::Request(_)), "glossaries need source_lang");

@@ -34,7 +34,7 @@ fn upload(name: &str, text: &str) -> Upload {
 }
 
 const ENGINES: Engines<'static> =
-    Engines { engine: &DeterministicEngine, detector: &engines::detect::Builtin, images: None };
+    Engines { engine: &DeterministicEngine, detector: &engines::detect::Builtin, tools: None };
 
 /// Characters charged to the subscription so far.
 fn charged(fixture: &NativeHost) -> i64 {
@@ -228,7 +228,7 @@ fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_bil
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Pro);
-    let down = Engines { engine: &Down, detector: &engines::detect::Builtin, images: None };
+    let down = Engines { engine: &Down, detector: &engines::detect::Builtin, tools: None };
     let handle = create(&services, &who, upload("notes.txt", TEXT)).unwrap();
     let id = handle.document_id.as_str();
     for attempt in 1..work::ENGINE_ATTEMPTS {
@@ -245,22 +245,24 @@ fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_bil
     assert_eq!((reserved(&fixture), charged(&fixture)), (0, 0));
 }
 
-/// The language-tools service's image work, as a double: OCR reads `paragraphs` in `language`
-/// (or answers `failure`), and painting answers the image's bytes followed by each text.
-struct FakeImages {
+/// The language-tools service's document work, as a double: OCR reads `paragraphs` in `language`
+/// (or answers `failure`), and painting answers the image's bytes followed by each text; a PDF
+/// is read as one page with a block per paragraph, and written as its bytes followed by each
+/// block's text.
+struct FakeTools {
     language: &'static str,
     paragraphs: &'static [&'static str],
     failure: Option<engines::language_tools::ToolsError>,
     asked: std::cell::RefCell<Vec<Option<String>>>,
 }
 
-impl FakeImages {
-    fn reading(language: &'static str, paragraphs: &'static [&'static str]) -> FakeImages {
-        FakeImages { language, paragraphs, failure: None, asked: Default::default() }
+impl FakeTools {
+    fn reading(language: &'static str, paragraphs: &'static [&'static str]) -> FakeTools {
+        FakeTools { language, paragraphs, failure: None, asked: Default::default() }
     }
 }
 
-impl format::image::Images for FakeImages {
+impl format::LayoutTools for FakeTools {
     fn ocr(
         &self,
         _: &[u8],
@@ -297,6 +299,41 @@ impl format::image::Images for FakeImages {
         }
         Ok(painted)
     }
+
+    fn read_pdf(&self, _: &[u8]) -> Result<engines::language_tools::PdfLayout, engines::language_tools::ToolsError> {
+        use engines::language_tools::{PdfBlock, PdfLayout, PdfPage};
+        if let Some(failure) = &self.failure {
+            return Err(failure.clone());
+        }
+        let blocks = self
+            .paragraphs
+            .iter()
+            .zip(0..)
+            .map(|(text, n)| PdfBlock {
+                text: (*text).into(),
+                font_size: 12.0,
+                x_min: 72.0,
+                y_min: 72.0 + 40.0 * f64::from(n),
+                x_max: 500.0,
+                y_max: 100.0 + 40.0 * f64::from(n),
+            })
+            .collect();
+        Ok(PdfLayout { pages: vec![PdfPage { blocks }] })
+    }
+
+    fn write_pdf(
+        &self,
+        pdf: &[u8],
+        language: &str,
+        pages: &[engines::language_tools::PdfPageText],
+    ) -> Result<Vec<u8>, engines::language_tools::ToolsError> {
+        let mut written = pdf.to_vec();
+        written.extend_from_slice(language.as_bytes());
+        for block in pages.iter().flat_map(|page| &page.blocks) {
+            written.extend_from_slice(format!("|{}", block.text).as_bytes());
+        }
+        Ok(written)
+    }
 }
 
 fn png() -> Vec<u8> {
@@ -321,10 +358,10 @@ fn an_image_is_read_translated_by_paragraph_painted_and_bills_nothing() {
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Free);
-    let images = FakeImages::reading("en", &["Open every day.", "Closed on Sunday."]);
-    let engines = Engines { images: Some(&images), ..ENGINES };
-    let upload = image_upload(None);
-    assert!(matches!(check_named(&services, ENGINES, &who, &upload), Err(DocumentError::NoImages)));
+    let images = FakeTools::reading("en", &["Open every day.", "Closed on Sunday."]);
+    let engines = Engines { tools: Some(&images), ..ENGINES };
+    assert!(matches!(read_layout(ENGINES, image_upload(None), Plan::Free), Err(DocumentError::NoTools)));
+    let upload = read_layout(engines, image_upload(None), Plan::Free).unwrap();
     check_named(&services, engines, &who, &upload).unwrap();
     let handle = create(&services, &who, upload).unwrap();
     let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
@@ -349,8 +386,8 @@ fn an_image_is_read_in_its_given_source_language_and_one_without_text_comes_back
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Free);
-    let images = FakeImages::reading("en", &[]);
-    let engines = Engines { images: Some(&images), ..ENGINES };
+    let images = FakeTools::reading("en", &[]);
+    let engines = Engines { tools: Some(&images), ..ENGINES };
     let handle = create(&services, &who, image_upload(Some("FR"))).unwrap();
     let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
     assert_eq!(status(&services, engines, &who, id, key).unwrap().status, Status::Done);
@@ -363,22 +400,22 @@ fn an_image_in_its_target_language_or_refused_by_the_service_ends_as_error() {
     let fixture = fixture();
     let services = fixture.services();
     let who = principal(&fixture, Plan::Free);
-    let german = FakeImages::reading("de", &["Heute geöffnet."]);
-    let engines = Engines { images: Some(&german), ..ENGINES };
+    let german = FakeTools::reading("de", &["Heute geöffnet."]);
+    let engines = Engines { tools: Some(&german), ..ENGINES };
     let handle = create(&services, &who, image_upload(None)).unwrap();
     let failed = status(&services, engines, &who, &handle.document_id, &handle.document_key).unwrap();
     assert_eq!(failed.status, Status::Error);
     assert!(failed.error_message.unwrap().contains("detected as DE"));
 
     let refusal = engines::language_tools::ToolsError::Refused("Field 'image' cannot be read: truncated".into());
-    let refusing = FakeImages { failure: Some(refusal), ..FakeImages::reading("en", &[]) };
-    let engines = Engines { images: Some(&refusing), ..ENGINES };
+    let refusing = FakeTools { failure: Some(refusal), ..FakeTools::reading("en", &[]) };
+    let engines = Engines { tools: Some(&refusing), ..ENGINES };
     let handle = create(&services, &who, image_upload(None)).unwrap();
     let failed = status(&services, engines, &who, &handle.document_id, &handle.document_key).unwrap();
     assert_eq!(failed.status, Status::Error);
     assert_eq!(
         failed.error_message.as_deref(),
-        Some("The image cannot be translated: Field 'image' cannot be read: truncated")
+        Some("The document cannot be translated: Field 'image' cannot be read: truncated")
     );
 }
 
@@ -388,12 +425,61 @@ fn an_image_service_that_is_down_is_tried_again_later() {
     let services = fixture.services();
     let who = principal(&fixture, Plan::Free);
     let down = engines::language_tools::ToolsError::Unavailable("connection refused".into());
-    let images = FakeImages { failure: Some(down), ..FakeImages::reading("en", &[]) };
-    let engines = Engines { images: Some(&images), ..ENGINES };
+    let images = FakeTools { failure: Some(down), ..FakeTools::reading("en", &[]) };
+    let engines = Engines { tools: Some(&images), ..ENGINES };
     let handle = create(&services, &who, image_upload(None)).unwrap();
     let id = handle.document_id.as_str();
     assert!(work::advance(&services, engines, id, Duration::from_secs(5)).unwrap());
     let waiting = store::get(&fixture.db, id).unwrap().unwrap();
     assert_eq!((waiting.status, waiting.attempts, waiting.units), (Status::Translating, 1, 0));
     assert!(!store::is_cut(&fixture.db, id).unwrap(), "nothing saved: the next worker reads it again");
+}
+
+fn pdf_upload() -> Upload {
+    let raw = RawUpload {
+        file: Some((Some("report.pdf".into()), b"%PDF-1.7\n% a stand-in\n".to_vec())),
+        options: Options { target_lang: Some("DE".into()), source_lang: Some("EN".into()), ..Options::default() },
+        ..RawUpload::default()
+    };
+    request::parse(raw, Plan::Free).unwrap()
+}
+
+#[test]
+fn a_pdf_is_read_at_upload_billed_at_least_50000_characters_and_written_with_its_blocks_translations() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let tools = FakeTools::reading("en", &["Quarterly report", "Sales grew."]);
+    let engines = Engines { tools: Some(&tools), ..ENGINES };
+    assert!(matches!(read_layout(ENGINES, pdf_upload(), Plan::Free), Err(DocumentError::NoTools)));
+    let upload = read_layout(engines, pdf_upload(), Plan::Free).unwrap();
+    assert_eq!((upload.cut.characters, upload.billed_characters()), (27, 50_000));
+    let handle = create(&services, &who, upload).unwrap();
+    assert_eq!(reserved(&fixture), 50_000);
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    assert_eq!(status(&services, engines, &who, id, key).unwrap().status, Status::Done);
+    let file = download(&services, engines, &who, id, key).unwrap();
+    let written = String::from_utf8(file.bytes).unwrap();
+    let texts: Vec<&str> = written.strip_prefix("%PDF-1.7\n% a stand-in\nde|").expect("written").split('|').collect();
+    assert_eq!(texts.len(), 2, "{written}");
+    assert!(texts[0].len() == "Quarterly report".len() && texts[0] != "Quarterly report", "{texts:?}");
+    assert_eq!((file.format.content_type(), charged(&fixture)), ("application/pdf", 50_000));
+}
+
+#[test]
+fn a_pdf_the_service_refuses_or_cannot_read_is_not_taken() {
+    use engines::language_tools::ToolsError;
+    let encrypted = ToolsError::Refused("the PDF is encrypted: remove its password".into());
+    let refusing = FakeTools { failure: Some(encrypted), ..FakeTools::reading("en", &[]) };
+    let refused = read_layout(Engines { tools: Some(&refusing), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
+    assert!(
+        matches!(&refused, DocumentError::Upload(UploadError::InvalidFile(why)) if why.contains("encrypted")),
+        "{refused:?}"
+    );
+    let down = FakeTools { failure: Some(ToolsError::Unavailable("refused".into())), ..FakeTools::reading("en", &[]) };
+    let unread = read_layout(Engines { tools: Some(&down), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
+    assert!(matches!(unread, DocumentError::ToolsUnavailable), "{unread:?}");
+    let scan = FakeTools::reading("en", &[]);
+    let scanned = read_layout(Engines { tools: Some(&scan), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
+    assert!(matches!(&scanned, DocumentError::Upload(UploadError::InvalidFile(why)) if why.contains("no text layer")));
 }

@@ -2,7 +2,8 @@
 //! language once (when none was given), translates its pieces in batches, each batch saved
 //! with its lease renewed, and, after the last, puts the output together. An image is first
 //! read by OCR and cut (its pieces and the language it was read in saved together), and its
-//! output is painted; both by the language-tools service, whose failures count as the engine's. It stops when its
+//! output is painted; a PDF's output is written: all by the language-tools service, whose
+//! failures count as the engine's. It stops when its
 //! time budget is spent, giving the lease back, so that the next worker (the upload's work
 //! after its response, or any status or result call) goes on from the last batch saved.
 //!
@@ -23,8 +24,7 @@ use markup::{Markup, TagOptions};
 use platform::{DbError, Services};
 use translation::{Sources, TranslateError};
 
-use crate::format::image::{self, Images};
-use crate::format::{Format, FormatError};
+use crate::format::{Format, FormatError, LayoutTools, image, pdf};
 use crate::store::{self, Document, Status};
 
 /// How long a worker's lease lasts after its last batch (milliseconds): longer than any one
@@ -51,17 +51,17 @@ const ENGINE_FAILED: &str = "The translation engine failed on this document; ple
 /// The message of a document that failed inside Glossa: the cause is logged, not shown.
 const INTERNAL: &str = "The document could not be translated because of an internal error.";
 
-/// The message of an image uploaded where no language-tools service is configured.
-pub const NO_IMAGES: &str =
-    "Images are read and painted by the language-tools service, which this deployment does not run.";
+/// The message of a PDF or image uploaded where no language-tools service is configured.
+pub const NO_TOOLS: &str =
+    "PDFs and images are read and written by the language-tools service, which this deployment does not run.";
 
 /// What translates: the engine and the detector, as text translation configures them, and the
-/// language-tools service's image work (`None` where no service is configured).
+/// language-tools service's document work (`None` where no service is configured).
 #[derive(Clone, Copy)]
 pub struct Engines<'a> {
     pub engine: &'a dyn Engine,
     pub detector: &'a dyn DetectLanguage,
-    pub images: Option<&'a dyn Images>,
+    pub tools: Option<&'a dyn LayoutTools>,
 }
 
 /// The database failed under a worker; the document is left to the next one.
@@ -121,7 +121,7 @@ impl From<DbError> for Stop {
 impl From<ToolsError> for Stop {
     fn from(error: ToolsError) -> Stop {
         match error {
-            ToolsError::Refused(message) => Stop::Failed(format!("The image cannot be translated: {message}")),
+            ToolsError::Refused(message) => Stop::Failed(format!("The document cannot be translated: {message}")),
             ToolsError::Unavailable(_) => Stop::EngineFailed(error.to_string()),
             ToolsError::Invalid(_) => {
                 eprintln!("document image work failed: {error}");
@@ -244,10 +244,9 @@ impl Worker<'_, '_> {
     fn read_image(&self, target: &'static Language) -> Result<Option<String>, Stop> {
         let db = self.services.db;
         let document = self.document;
-        let images = self.engines.images.ok_or_else(|| Stop::Failed(NO_IMAGES.to_owned()))?;
         let file = store::file(db, &document.id, store::FileKind::Source)?;
         let given = document.source_lang.as_deref().and_then(catalogue::find).map(Language::base_code);
-        let read = images.ocr(&file, given)?;
+        let read = self.tools()?.ocr(&file, given)?;
         let language = catalogue::find(&read.language)
             .map(Language::base)
             .ok_or_else(|| Stop::from(ToolsError::Invalid(format!("unknown language {:?}", read.language))))?;
@@ -289,9 +288,13 @@ impl Worker<'_, '_> {
             true => Some(store::file(db, &document.id, store::FileKind::Source)?),
             false => None,
         };
-        let output = match (document.format.is_image(), source) {
-            (true, Some(file)) => self.paint(file, &outputs, target)?,
-            (_, source) => document.format.assemble(source.as_deref(), &outputs)?,
+        let output = match (document.format, source) {
+            (Format::Png | Format::Jpeg, Some(file)) => self.paint(file, &outputs, target)?,
+            (Format::Pdf, Some(file)) => {
+                let pages = pdf::write_request(&outputs)?;
+                self.tools()?.write_pdf(&file, target.base_code(), &pages)?
+            }
+            (format, source) => format.assemble(source.as_deref(), &outputs)?,
         };
         store::finish(db, &document.id, self.holder, output, unix_ms(self.services))?;
         Ok(())
@@ -304,13 +307,17 @@ impl Worker<'_, '_> {
         if texts.is_empty() {
             return Ok(file);
         }
-        let images = self.engines.images.ok_or_else(|| Stop::Failed(NO_IMAGES.to_owned()))?;
         let paragraphs: Vec<PaintParagraph<'_>> = texts
             .iter()
             .zip(&layout.paragraphs)
             .map(|(text, lines)| PaintParagraph { text: text.as_str(), lines: lines.as_slice() })
             .collect();
-        Ok(images.render(&file, target.base_code(), &paragraphs)?)
+        Ok(self.tools()?.render(&file, target.base_code(), &paragraphs)?)
+    }
+
+    /// The language-tools service, which PDFs and images need.
+    fn tools(&self) -> Result<&dyn LayoutTools, Stop> {
+        self.engines.tools.ok_or_else(|| Stop::Failed(NO_TOOLS.to_owned()))
     }
 
     /// Ends the document as `error` and gives its reservation back.

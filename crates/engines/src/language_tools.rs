@@ -18,6 +18,8 @@
 //! [`BATCH`] texts go in one call; longer lists take several. Images: `POST /ocr {"image":
 //! <base64>, "language"?}` answers the paragraphs read with their lines' boxes, `POST /render
 //! {"image", "language", "paragraphs": [{"text", "lines"}]}` the image with them painted in.
+//! PDFs: `POST /pdf/read {"pdf": <base64>}` answers its pages' text blocks, `POST /pdf/write
+//! {"pdf", "language", "pages": [{"blocks": [...]}]}` the PDF with each block's new text.
 
 use std::time::Duration;
 
@@ -45,6 +47,9 @@ pub const CORRECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How long reading or painting an image may take: the service gives Tesseract 60 s.
 pub const IMAGE_TIMEOUT: Duration = Duration::from_secs(70);
+
+/// How long reading or writing a PDF may take: the service gives each Poppler tool 60 s.
+pub const PDF_TIMEOUT: Duration = Duration::from_secs(130);
 
 /// Where the service is and how to prove to it who is calling.
 #[derive(Clone, PartialEq, Eq)]
@@ -138,6 +143,50 @@ pub struct ReadImage {
 pub struct PaintParagraph<'p> {
     pub text: &'p str,
     pub lines: &'p [TextBox],
+}
+
+/// A block of text on a PDF page: its text, its font size and its box (points from the top-left
+/// corner of the page as shown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PdfBlock {
+    pub text: String,
+    pub font_size: f64,
+    pub x_min: f64,
+    pub y_min: f64,
+    pub x_max: f64,
+    pub y_max: f64,
+}
+
+/// A PDF page as read: its blocks in reading order (none on a scanned page).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PdfPage {
+    pub blocks: Vec<PdfBlock>,
+}
+
+/// What the service read of a PDF: every page, in order.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PdfLayout {
+    pub pages: Vec<PdfPage>,
+}
+
+/// A page's blocks with their new texts, for writing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PdfPageText {
+    pub blocks: Vec<PdfBlock>,
+}
+
+#[derive(Serialize)]
+struct PdfBody<'b> {
+    pdf: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<&'b str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pages: Option<&'b [PdfPageText]>,
+}
+
+#[derive(Deserialize)]
+struct PdfAnswer {
+    pdf: String,
 }
 
 #[derive(Serialize)]
@@ -260,6 +309,19 @@ impl<'a> LanguageTools<'a> {
         let body = RenderBody { image: BASE64.encode(image), language, paragraphs };
         let answer: RenderAnswer = self.post("/render", &body, IMAGE_TIMEOUT)?;
         BASE64.decode(answer.image.as_bytes()).map_err(|error| ToolsError::Invalid(format!("the image: {error}")))
+    }
+
+    /// The text blocks of every page of `pdf`.
+    pub fn read_pdf(&self, pdf: &[u8]) -> Result<PdfLayout, ToolsError> {
+        self.post("/pdf/read", &PdfBody { pdf: BASE64.encode(pdf), language: None, pages: None }, PDF_TIMEOUT)
+    }
+
+    /// `pdf` with each page's text replaced by `pages`' blocks, in the fonts of `language` (a
+    /// base code).
+    pub fn write_pdf(&self, pdf: &[u8], language: &str, pages: &[PdfPageText]) -> Result<Vec<u8>, ToolsError> {
+        let body = PdfBody { pdf: BASE64.encode(pdf), language: Some(language), pages: Some(pages) };
+        let answer: PdfAnswer = self.post("/pdf/write", &body, PDF_TIMEOUT)?;
+        BASE64.decode(answer.pdf.as_bytes()).map_err(|error| ToolsError::Invalid(format!("the PDF: {error}")))
     }
 
     /// The languages the service detects and corrects (its `/health`, which needs no secret).
@@ -515,5 +577,38 @@ mod tests {
         assert_eq!(refused, ToolsError::Refused("Language 'fr' is not supported for OCR".into()));
         let painted = tools.render(&image, "de", &[PaintParagraph { text: "Hallo.", lines: &[line] }]).unwrap();
         assert_eq!(painted, [1, 2, 3]);
+    }
+
+    #[test]
+    fn pdfs_travel_as_base64_with_their_pages_blocks() {
+        let block = PdfBlock { text: "Hallo.".into(), font_size: 12.0, x_min: 1.0, y_min: 2.0, x_max: 3.0, y_max: 4.0 };
+        let expected = block.clone();
+        let http = fake(move |request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            assert_eq!(body["pdf"], "JVBERg==", "the bytes, in base64");
+            match request.url.as_str() {
+                "http://127.0.0.1:2740/pdf/read" => {
+                    assert!(body.get("pages").is_none() && body.get("language").is_none(), "{body}");
+                    json(
+                        200,
+                        serde_json::json!({"pages": [{"width": 595.0, "height": 842.0, "blocks": [
+                        {"text": "Hello.", "font_size": 12.0, "x_min": 1.0, "y_min": 2.0, "x_max": 3.0, "y_max": 4.0,
+                         "lines": []}
+                    ]}, {"width": 595.0, "height": 842.0, "blocks": []}]}),
+                    )
+                }
+                _ => {
+                    assert_eq!(body["language"], "de");
+                    assert_eq!(body["pages"][0]["blocks"][0], serde_json::to_value(&expected).unwrap());
+                    json(200, serde_json::json!({"pdf": "AQID"}))
+                }
+            }
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let layout = tools.read_pdf(b"%PDF").unwrap();
+        assert_eq!(layout.pages.len(), 2);
+        assert_eq!(layout.pages[0].blocks[0].text, "Hello.");
+        let written = tools.write_pdf(b"%PDF", "de", &[PdfPageText { blocks: vec![block] }]).unwrap();
+        assert_eq!(written, [1, 2, 3]);
     }
 }

@@ -8,8 +8,11 @@
 //!   output grouped into paragraphs, lines and words, the language picked by script and detection.
 //! * `render`: painting translated paragraphs back over the recognised lines (sampled colours, wrapped
 //!   text, TrueType fonts rasterised by ab_glyph).
-//! * `picture`: the images both take: base64, PNG or JPEG by magic bytes, size checked from the header
-//!   before decoding, and encoded back in the same format.
+//! * `pdf`: PDF translation with the sibling crate `pdf-document` (Poppler reads a PDF's text layout, the
+//!   translated PDF is written with embedded subset fonts): the fonts loaded for it, whether Poppler is
+//!   installed, and the base64 PDFs `/pdf/read` and `/pdf/write` take.
+//! * `picture`: the images `/ocr` and `/render` take: base64, PNG or JPEG by magic bytes, size checked from
+//!   the header before decoding, and encoded back in the same format.
 //! * `protocol`: the request and response documents of the HTTP protocol.
 //! * `server`: the HTTP server (routes, secret, limits, worker pool).
 //! * `error`: loading and correction errors.
@@ -20,6 +23,7 @@ pub mod correct;
 pub mod detect;
 pub mod error;
 pub mod ocr;
+pub mod pdf;
 pub mod picture;
 pub mod protocol;
 pub mod render;
@@ -33,6 +37,7 @@ use std::path::{Path, PathBuf};
 pub use correct::Corrector;
 pub use detect::{Detection, Detector};
 pub use ocr::Ocr;
+pub use pdf::Pdf;
 pub use render::Fonts;
 
 /// The font files `/render` draws with unless told otherwise (Debian's fonts-dejavu-core and
@@ -48,21 +53,27 @@ pub struct Tools {
     pub ocr: Ocr,
     /// The fonts `/render` draws with (none when no file could be read).
     pub fonts: Fonts,
+    /// PDF translation: the fonts `/pdf/write` draws with and whether Poppler is installed.
+    pub pdf: Pdf,
 }
 
 impl Tools {
     /// Loads the detector beside the corrector, the fonts and the list of Tesseract's packs (they are
-    /// independent, and the first two take seconds). Tesseract is looked up in `PATH`.
+    /// independent, and the first two take seconds). Tesseract is looked up in `PATH`. PDFs are drawn
+    /// with the same `fonts` and [`pdf::BOLD_FONT`] when it is installed (each file read once more, by
+    /// `pdf-document`).
     pub fn load(dictionaries: &Path, fonts: &[PathBuf]) -> Tools {
         std::thread::scope(|scope| {
             let detector = scope.spawn(Detector::load);
             let ocr = scope.spawn(|| Ocr::load(Path::new("tesseract")));
+            let pdf = scope.spawn(|| Pdf::load(&pdf::font_paths(fonts)));
             let fonts = scope.spawn(|| Fonts::load(fonts));
             let corrector = Corrector::load(dictionaries);
             let detector = detector.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             let ocr = ocr.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             let fonts = fonts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Tools { detector, corrector, ocr, fonts }
+            let pdf = pdf.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Tools { detector, corrector, ocr, fonts, pdf }
         })
     }
 

@@ -15,8 +15,8 @@ use clap::Parser;
 use language_tools::Tools;
 use language_tools::server::{App, ServerConfig, serve};
 
-/// The language-tools service: language detection, spelling/grammar correction, and OCR and text rendering
-/// for image translation, for Glossa's components.
+/// The language-tools service: language detection, spelling/grammar correction, OCR and text rendering
+/// for image translation, and reading and writing PDFs for document translation, for Glossa's components.
 #[derive(Debug, Parser)]
 #[command(name = "glossa-language-tools", version)]
 struct Args {
@@ -29,9 +29,9 @@ struct Args {
     /// The directory holding Hunspell dictionaries (`de_DE.aff`/`.dic`, ...): Debian's hunspell-* packages.
     #[arg(long, default_value = "/usr/share/hunspell")]
     dictionaries: PathBuf,
-    /// The font files `/render` draws with (TrueType/OpenType, collections too), comma-separated: the first
-    /// that is not CJK draws most languages, a Noto Sans CJK face Japanese, Korean and Chinese. Missing files
-    /// are skipped with a warning.
+    /// The font files `/render` and `/pdf/write` draw with (TrueType/OpenType, collections too),
+    /// comma-separated: the first that is not CJK draws most languages, a Noto Sans CJK face Japanese, Korean
+    /// and Chinese. Missing files are skipped with a warning. PDFs also get DejaVu Sans Bold when installed.
     #[arg(long, value_delimiter = ',', default_values = language_tools::DEFAULT_FONTS)]
     fonts: Vec<PathBuf>,
     /// How many requests' detection, correction, OCR or rendering may run at the same time (default: one
@@ -94,12 +94,20 @@ fn run(args: Args, secret: String) -> Result<(), StartError> {
     if tools.fonts.is_empty() {
         tracing::warn!("no font could be read: /render answers 503");
     }
+    if !tools.pdf.available {
+        tracing::warn!("Poppler's pdftotext is not installed (poppler-utils): /pdf/read and /pdf/write answer 503");
+    }
+    if tools.pdf.fonts.is_none() {
+        tracing::warn!("no font could be read for PDFs: /pdf/write answers 503");
+    }
     tracing::info!(
         seconds = started.elapsed().as_secs_f32(),
         detection,
         correction = %correction,
         ocr,
         fonts = %tools.fonts.names().join(", "),
+        pdf = tools.pdf.available,
+        pdf_fonts = %tools.pdf.font_names().join(", "),
         dictionaries = %args.dictionaries.display(),
         "models loaded"
     );

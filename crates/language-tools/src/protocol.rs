@@ -1,4 +1,5 @@
-//! The HTTP protocol's documents: the request bodies of `/detect`, `/correct`, `/ocr` and `/render`, read
+//! The HTTP protocol's documents: the request bodies of `/detect`, `/correct`, `/ocr`, `/render`,
+//! `/pdf/read` and `/pdf/write`, read
 //! from JSON with errors that name the field and the reason, and the response bodies.
 //!
 //! Requests are read from a `serde_json::Value` by hand rather than derived, so that every refusal names its
@@ -11,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::detect::Detection;
 use crate::ocr::Paragraph;
 use crate::render::{BoxSpec, TextBlock};
+use pdf_document::{BlockText, PageText};
 
 /// The most texts one request may carry.
 pub const MAX_TEXTS: usize = 50;
@@ -56,14 +58,7 @@ impl CorrectRequest {
     /// Reads the body; `Err` is the message of a 400.
     pub fn parse(body: &[u8]) -> Result<CorrectRequest, String> {
         let object = object(body)?;
-        let language = match object.get("language") {
-            None | Some(Value::Null) => return Err("Field 'language' is required".to_string()),
-            Some(Value::String(language)) if language.trim().is_empty() => {
-                return Err("Field 'language' must not be empty".to_string());
-            }
-            Some(Value::String(language)) => language.trim().to_string(),
-            Some(_) => return Err("Field 'language' must be a string, such as \"en\"".to_string()),
-        };
+        let language = language(&object)?.ok_or("Field 'language' is required")?;
         Ok(CorrectRequest { language, texts: texts(&object)? })
     }
 }
@@ -94,14 +89,7 @@ impl OcrRequest {
     /// Reads the body; `Err` is the message of a 400.
     pub fn parse(body: &[u8]) -> Result<OcrRequest, String> {
         let object = object(body)?;
-        let language = match object.get("language") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(language)) if language.trim().is_empty() => {
-                return Err("Field 'language' must not be empty".to_string());
-            }
-            Some(Value::String(language)) => Some(language.trim().to_ascii_lowercase()),
-            Some(_) => return Err("Field 'language' must be a string, such as \"de\", or null".to_string()),
-        };
+        let language = language(&object)?.map(|code| code.to_ascii_lowercase());
         Ok(OcrRequest { image: image(&object)?, language })
     }
 }
@@ -110,14 +98,7 @@ impl RenderRequest {
     /// Reads the body; `Err` is the message of a 400.
     pub fn parse(body: &[u8]) -> Result<RenderRequest, String> {
         let object = object(body)?;
-        let language = match object.get("language") {
-            None | Some(Value::Null) => return Err("Field 'language' is required".to_string()),
-            Some(Value::String(language)) if language.trim().is_empty() => {
-                return Err("Field 'language' must not be empty".to_string());
-            }
-            Some(Value::String(language)) => language.trim().to_ascii_lowercase(),
-            Some(_) => return Err("Field 'language' must be a string, such as \"de\"".to_string()),
-        };
+        let language = language(&object)?.ok_or("Field 'language' is required")?.to_ascii_lowercase();
         let items = match object.get("paragraphs") {
             None | Some(Value::Null) => return Err("Field 'paragraphs' is required".to_string()),
             Some(Value::Array(items)) => items,
@@ -133,6 +114,105 @@ impl RenderRequest {
             items.iter().enumerate().map(|(index, item)| text_block(index, item)).collect::<Result<_, _>>()?;
         Ok(RenderRequest { image: image(&object)?, language, paragraphs })
     }
+}
+
+/// `POST /pdf/read`'s body: `{"pdf": "<base64>"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfReadRequest {
+    /// The base64 text of the PDF, checked by [`crate::pdf::decode`].
+    pub pdf: String,
+}
+
+/// `POST /pdf/write`'s body: `{"pdf": "<base64 of the original>", "language": "de", "pages": [{"blocks":
+/// [{"text": "...", "x_min": 56.8, "y_min": 40.2, "x_max": 219.8, "y_max": 66.2, "font_size": 20.0}, ...]},
+/// ...]}`, one page per page of the PDF, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PdfWriteRequest {
+    pub pdf: String,
+    pub language: String,
+    pub pages: Vec<PageText>,
+}
+
+impl PdfReadRequest {
+    /// Reads the body; `Err` is the message of a 400.
+    pub fn parse(body: &[u8]) -> Result<PdfReadRequest, String> {
+        Ok(PdfReadRequest { pdf: pdf(&object(body)?)? })
+    }
+}
+
+impl PdfWriteRequest {
+    /// Reads the body; `Err` is the message of a 400.
+    pub fn parse(body: &[u8]) -> Result<PdfWriteRequest, String> {
+        let object = object(body)?;
+        let language = language(&object)?.ok_or("Field 'language' is required")?.to_ascii_lowercase();
+        let pages = match object.get("pages") {
+            None | Some(Value::Null) => return Err("Field 'pages' is required".to_string()),
+            Some(Value::Array(pages)) => pages,
+            Some(_) => return Err("Field 'pages' must be an array of pages, one per page of the PDF".to_string()),
+        };
+        let pages = pages.iter().enumerate().map(|(index, page)| page_text(index, page)).collect::<Result<_, _>>()?;
+        Ok(PdfWriteRequest { pdf: pdf(&object)?, language, pages })
+    }
+}
+
+fn pdf(object: &Map<String, Value>) -> Result<String, String> {
+    match object.get("pdf") {
+        None | Some(Value::Null) => Err("Field 'pdf' is required".to_string()),
+        Some(Value::String(pdf)) => Ok(pdf.clone()),
+        Some(_) => Err("Field 'pdf' must be a string: the standard base64 of a PDF file".to_string()),
+    }
+}
+
+fn page_text(index: usize, page: &Value) -> Result<PageText, String> {
+    let field = format!("pages[{index}]");
+    let Value::Object(page) = page else {
+        return Err(format!("Field '{field}' must be an object with 'blocks'"));
+    };
+    let blocks = match page.get("blocks") {
+        None | Some(Value::Null) => return Err(format!("Field '{field}.blocks' is required")),
+        Some(Value::Array(blocks)) => blocks,
+        Some(_) => return Err(format!("Field '{field}.blocks' must be an array of blocks")),
+    };
+    let blocks = blocks
+        .iter()
+        .enumerate()
+        .map(|(block_index, block)| {
+            let field = format!("{field}.blocks[{block_index}]");
+            let Value::Object(block) = block else {
+                return Err(format!(
+                    "Field '{field}' must be an object with 'text', 'x_min', 'y_min', 'x_max', 'y_max' and 'font_size'"
+                ));
+            };
+            let text = match block.get("text") {
+                None | Some(Value::Null) => return Err(format!("Field '{field}.text' is required")),
+                Some(Value::String(text)) => text.clone(),
+                Some(_) => return Err(format!("Field '{field}.text' must be a string")),
+            };
+            // Finite in f32 (what the PDF is drawn in): 1e39 is a JSON number but no coordinate.
+            let number = |name: &str| match block.get(name) {
+                None | Some(Value::Null) => Err(format!("Field '{field}.{name}' is required")),
+                Some(Value::Number(number)) => number
+                    .as_f64()
+                    .map(|value| value as f32)
+                    .filter(|value| value.is_finite())
+                    .ok_or_else(|| format!("Field '{field}.{name}' must be a number")),
+                Some(_) => Err(format!("Field '{field}.{name}' must be a number")),
+            };
+            let font_size = number("font_size")?;
+            if font_size <= 0.0 {
+                return Err(format!("Field '{field}.font_size' must be a positive number"));
+            }
+            Ok(BlockText {
+                text,
+                x_min: number("x_min")?,
+                y_min: number("y_min")?,
+                x_max: number("x_max")?,
+                y_max: number("y_max")?,
+                font_size,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(PageText { blocks })
 }
 
 fn image(object: &Map<String, Value>) -> Result<String, String> {
@@ -188,6 +268,18 @@ fn text_block(index: usize, item: &Value) -> Result<TextBlock, String> {
     Ok(TextBlock { text, lines })
 }
 
+/// The `language` field, trimmed: `None` when it is absent or null.
+fn language(object: &Map<String, Value>) -> Result<Option<String>, String> {
+    match object.get("language") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(language)) if language.trim().is_empty() => {
+            Err("Field 'language' must not be empty".to_string())
+        }
+        Some(Value::String(language)) => Ok(Some(language.trim().to_string())),
+        Some(_) => Err("Field 'language' must be a string, such as \"de\"".to_string()),
+    }
+}
+
 fn object(body: &[u8]) -> Result<Map<String, Value>, String> {
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(object)) => Ok(object),
@@ -226,6 +318,14 @@ pub struct Health<'a> {
     pub correction: &'a [&'static str],
     /// The languages `/ocr` reads (an installed Tesseract pack serves them).
     pub ocr: &'a [&'static str],
+    /// Whether Poppler's `pdftotext` is installed (`/pdf/read` and `/pdf/write` answer 503 otherwise).
+    pub pdf: bool,
+}
+
+/// `POST /pdf/write`'s body: the translated PDF, base64.
+#[derive(Debug, Serialize)]
+pub struct PdfWriteResponse {
+    pub pdf: String,
 }
 
 /// `POST /ocr`'s body.
@@ -332,10 +432,12 @@ mod tests {
                 {"language": "en", "confidence": 0.75, "outside": {"language": "hi", "confidence": 0.9}},
             ]}))
         );
-        let health = Health { status: "ok", detection: &["de", "en"], correction: &["en"], ocr: &["de"] };
+        let health = Health { status: "ok", detection: &["de", "en"], correction: &["en"], ocr: &["de"], pdf: true };
         assert_eq!(
             serde_json::to_value(&health).ok(),
-            Some(serde_json::json!({"status": "ok", "detection": ["de", "en"], "correction": ["en"], "ocr": ["de"]}))
+            Some(serde_json::json!({
+                "status": "ok", "detection": ["de", "en"], "correction": ["en"], "ocr": ["de"], "pdf": true
+            }))
         );
     }
 
@@ -397,6 +499,56 @@ mod tests {
             (line("7"), "Field 'paragraphs[1].lines[0]' must be an object"),
         ] {
             let message = RenderRequest::parse(body.as_bytes()).expect_err("refused");
+            assert!(message.starts_with(expected), "{message}");
+        }
+    }
+
+    #[test]
+    fn reads_pdf_requests() {
+        assert_eq!(PdfReadRequest::parse(br#"{"pdf": "JVBERi0="}"#), Ok(PdfReadRequest { pdf: "JVBERi0=".into() }));
+        let write = PdfWriteRequest::parse(
+            br#"{"pdf": "JVBERi0=", "language": " DE ", "pages": [{"blocks": []}, {"blocks": [
+                {"text": "Hallo", "x_min": 1, "y_min": 2.5, "x_max": 30, "y_max": 14, "font_size": 12}]}]}"#,
+        );
+        let block =
+            BlockText { text: "Hallo".into(), x_min: 1.0, y_min: 2.5, x_max: 30.0, y_max: 14.0, font_size: 12.0 };
+        let expected = PdfWriteRequest {
+            pdf: "JVBERi0=".into(),
+            language: "de".into(),
+            pages: vec![PageText { blocks: vec![] }, PageText { blocks: vec![block] }],
+        };
+        assert_eq!(write, Ok(expected));
+        let block = |block: &str| {
+            format!(r#"{{"pdf": "JVBERi0=", "language": "de", "pages": [{{"blocks": []}}, {{"blocks": [{block}]}}]}}"#)
+        };
+        for (body, expected) in [
+            (r#"{}"#.to_string(), "Field 'language' is required"),
+            (r#"{"language": "de"}"#.to_string(), "Field 'pages' is required"),
+            (r#"{"language": "de", "pages": {}}"#.to_string(), "Field 'pages' must be an array"),
+            (r#"{"language": "de", "pages": []}"#.to_string(), "Field 'pdf' is required"),
+            (r#"{"language": "de", "pages": [], "pdf": 3}"#.to_string(), "Field 'pdf' must be a string"),
+            (r#"{"language": "de", "pages": [3]}"#.to_string(), "Field 'pages[0]' must be an object"),
+            (r#"{"language": "de", "pages": [{}]}"#.to_string(), "Field 'pages[0].blocks' is required"),
+            (block("1"), "Field 'pages[1].blocks[0]' must be an object"),
+            (block(r#"{"x_min": 1}"#), "Field 'pages[1].blocks[0].text' is required"),
+            (
+                block(r#"{"text": "a", "x_min": "1", "y_min": 2, "x_max": 3, "y_max": 4, "font_size": 5}"#),
+                "Field 'pages[1].blocks[0].x_min' must be a number",
+            ),
+            (
+                block(r#"{"text": "a", "x_min": 1, "y_min": 2, "x_max": 1e39, "y_max": 4, "font_size": 5}"#),
+                "Field 'pages[1].blocks[0].x_max' must be a number",
+            ),
+            (
+                block(r#"{"text": "a", "x_min": 1, "y_min": 2, "x_max": 3, "font_size": 5}"#),
+                "Field 'pages[1].blocks[0].y_max' is required",
+            ),
+            (
+                block(r#"{"text": "a", "x_min": 1, "y_min": 2, "x_max": 3, "y_max": 4, "font_size": 0}"#),
+                "Field 'pages[1].blocks[0].font_size' must be a positive number",
+            ),
+        ] {
+            let message = PdfWriteRequest::parse(body.as_bytes()).expect_err("refused");
             assert!(message.starts_with(expected), "{message}");
         }
     }

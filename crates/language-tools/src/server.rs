@@ -1,10 +1,10 @@
 //! The HTTP server: routing, the shared secret, body limits, the worker pool, and JSON answers.
 //!
-//! `GET /health` needs no secret; `POST /detect`, `/correct`, `/ocr` and `/render` need
-//! `Authorization: Bearer <secret>`. Every answer is JSON, errors `{"message": ...}`. Bodies are at most
-//! 1 MiB, 8 MiB for the image paths. The models' work runs on tokio's blocking threads, at most
-//! `workers` requests at a time (a semaphore), so a slow request never blocks the accept loop and the
-//! machine is never oversubscribed. A connection that sends no complete request head within the header
+//! `GET /health` needs no secret; `POST /detect`, `/correct`, `/ocr`, `/render`, `/pdf/read` and
+//! `/pdf/write` need `Authorization: Bearer <secret>`. Every answer is JSON, errors `{"message": ...}`.
+//! Bodies are at most 1 MiB, 8 MiB for the image paths and 48 MiB for the PDF paths. The models' work
+//! (Poppler and the PDF writer too) runs on tokio's blocking threads, at most `workers` requests at a time
+//! (a semaphore), so a slow request never blocks the accept loop and the machine is never oversubscribed. A connection that sends no complete request head within the header
 //! timeout is closed (idle keep-alive connections too), and a body must arrive within the body timeout.
 
 use std::convert::Infallible;
@@ -32,14 +32,19 @@ use crate::ocr::OcrError;
 use crate::picture::{self, Picture};
 use crate::protocol::{
     CorrectRequest, CorrectResponse, DetectRequest, DetectResponse, ErrorBody, Health, OcrRequest, OcrResponse,
-    RenderRequest, RenderResponse,
+    PdfReadRequest, PdfWriteRequest, PdfWriteResponse, RenderRequest, RenderResponse,
 };
+use pdf_document::PdfError;
 
 /// The largest request body accepted (413 above it).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// The largest request body accepted by `/ocr` and `/render`, which carry an image.
 pub const MAX_IMAGE_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// The largest request body accepted by `/pdf/read` and `/pdf/write`, which carry a PDF (about 36 MiB
+/// before base64).
+pub const MAX_PDF_BODY_BYTES: usize = 48 * 1024 * 1024;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -186,6 +191,8 @@ where
         "/correct" => ("/correct", Method::POST),
         "/ocr" => ("/ocr", Method::POST),
         "/render" => ("/render", Method::POST),
+        "/pdf/read" => ("/pdf/read", Method::POST),
+        "/pdf/write" => ("/pdf/write", Method::POST),
         other => return Err(RequestError::NotFound(other.to_string())),
     };
     let method = request.method().clone();
@@ -199,16 +206,23 @@ where
             detection: app.tools.detector.languages(),
             correction: &correction,
             ocr: app.tools.ocr.languages(),
+            pdf: app.tools.pdf.available,
         };
         return Ok(json(StatusCode::OK, &health));
     }
     if !app.authorized(request.headers().get(header::AUTHORIZATION)) {
         return Err(RequestError::Unauthorized);
     }
-    let limit = if matches!(path, "/ocr" | "/render") { MAX_IMAGE_BODY_BYTES } else { MAX_BODY_BYTES };
+    let limit = match path {
+        "/ocr" | "/render" => MAX_IMAGE_BODY_BYTES,
+        "/pdf/read" | "/pdf/write" => MAX_PDF_BODY_BYTES,
+        _ => MAX_BODY_BYTES,
+    };
     let body = read_body(app, request, limit).await?;
     match path {
         "/ocr" => ocr(app, &body).await,
+        "/pdf/read" => pdf_read(app, body).await,
+        "/pdf/write" => pdf_write(app, body).await,
         "/render" => render(app, &body).await,
         "/detect" => {
             let DetectRequest { texts, among } = DetectRequest::parse(&body).map_err(RequestError::BadRequest)?;
@@ -322,6 +336,75 @@ async fn render(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, Re
     })
     .await??;
     Ok(json(StatusCode::OK, &RenderResponse { image: encoded }))
+}
+
+/// The message of a 503 when Poppler is missing.
+const POPPLER_MISSING: &str = "PDF reading is unavailable: Poppler (poppler-utils) is not installed";
+
+/// `POST /pdf/read`: the PDF's text layout (pages, blocks, lines), as `pdf-document` reads it.
+async fn pdf_read(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
+    let PdfReadRequest { pdf } = PdfReadRequest::parse(&body).map_err(RequestError::BadRequest)?;
+    drop(body);
+    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+    drop(pdf);
+    if !app.tools.pdf.available {
+        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
+    }
+    let layout = run_blocking(app, move |_| pdf_document::read(&bytes, &pdf_document::Limits::default()))
+        .await?
+        .map_err(pdf_error)?;
+    Ok(json(StatusCode::OK, &layout))
+}
+
+/// `POST /pdf/write`: the PDF with its text replaced by the translation, drawn in each block's box.
+///
+/// The original is read first, as `/pdf/read` reads it (Poppler in a bounded child process): an encrypted,
+/// damaged, too long or malicious file is refused there, before lopdf loads it in this process.
+async fn pdf_write(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
+    let PdfWriteRequest { pdf, language, pages } = PdfWriteRequest::parse(&body).map_err(RequestError::BadRequest)?;
+    drop(body);
+    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+    drop(pdf);
+    if !app.tools.pdf.available {
+        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
+    }
+    if app.tools.pdf.fonts.is_none() {
+        return Err(pdf_error(PdfError::NoFont));
+    }
+    let written = run_blocking(app, move |tools| {
+        let layout = pdf_document::read(&bytes, &pdf_document::Limits::default())?;
+        if layout.pages.len() != pages.len() {
+            return Err(PdfError::PageCount { given: pages.len(), expected: layout.pages.len() });
+        }
+        let fonts = tools.pdf.fonts.as_ref().ok_or(PdfError::NoFont)?;
+        pdf_document::write(&bytes, &pages, fonts, &language)
+    })
+    .await?
+    .map_err(pdf_error)?;
+    Ok(json(StatusCode::OK, &PdfWriteResponse { pdf: picture::to_base64(&written) }))
+}
+
+/// The answer to a PDF that could not be read or written: the file's own faults are 400 (their messages
+/// are written for the person who uploaded it), a file too costly to read or write 422, a missing tool or
+/// font 503, and anything else 500, logged.
+fn pdf_error(error: PdfError) -> RequestError {
+    match error {
+        PdfError::Encrypted
+        | PdfError::NoPages
+        | PdfError::TooManyPages { .. }
+        | PdfError::Unreadable(_)
+        | PdfError::PageCount { .. } => RequestError::BadRequest(error.to_string()),
+        PdfError::TimedOut(seconds) => {
+            RequestError::Unprocessable(format!("Reading the PDF took longer than {seconds} s"))
+        }
+        PdfError::Write(reason) => RequestError::Unprocessable(format!("The PDF cannot be written: {reason}")),
+        PdfError::ToolMissing(_) => RequestError::Unavailable(POPPLER_MISSING.to_string()),
+        PdfError::NoFont => RequestError::Unavailable("PDF writing is unavailable: no font is installed".to_string()),
+        PdfError::TempFile(_) => {
+            tracing::error!(%error, "a PDF could not be read");
+            RequestError::Internal
+        }
+    }
 }
 
 /// The body, within `limit` bytes (a declared length is checked before reading, the bytes while
@@ -455,6 +538,16 @@ mod tests {
 
     fn bearer() -> Option<&'static str> {
         Some("Bearer test-secret")
+    }
+
+    /// Asserts that POSTing `body` to `path` is a 400 whose message starts with `expected` and names
+    /// no temporary file.
+    async fn assert_refused(path: &str, body: String, expected: &str) {
+        let (status, body) = call(request(Method::POST, path, bearer(), body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        let message = body["message"].as_str().expect("a message");
+        assert!(message.starts_with(expected), "{path}: {message}");
+        assert!(!message.contains("/tmp"), "{message}");
     }
 
     #[tokio::test]
@@ -864,11 +957,7 @@ mod tests {
                     "Field 'paragraphs[2].lines[0].width' must be a non-negative integer",
                 ),
             ] {
-                let (status, body) = call(request(Method::POST, path, bearer(), body)).await;
-                assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
-                let message = body["message"].as_str().expect("a message");
-                assert!(message.starts_with(expected), "{path}: {message}");
-                assert!(!message.contains("/tmp"), "{message}");
+                assert_refused(path, body, expected).await;
             }
         }
 
@@ -889,14 +978,16 @@ mod tests {
 
         #[tokio::test]
         async fn without_tesseract_or_fonts_the_image_paths_are_unavailable() {
-            // The service as it starts on a machine without Tesseract or fonts.
+            // The service as it starts on a machine without Tesseract, Poppler or fonts.
             let bare = crate::Tools {
                 detector: crate::Detector::load(),
                 corrector: crate::Corrector::load(std::path::Path::new("/nonexistent")),
                 ocr: crate::Ocr::load(std::path::Path::new("/nonexistent/tesseract")),
                 fonts: crate::Fonts::load(&[]),
+                pdf: crate::Pdf { fonts: None, available: false },
             };
-            let app = Arc::new(App::new(Arc::new(bare), &ServerConfig::new(SECRET.to_string())));
+            let mut bare = Arc::new(bare);
+            let app = Arc::new(App::new(bare.clone(), &ServerConfig::new(SECRET.to_string())));
             let png = english("png");
             let response = handle(app.clone(), request(Method::POST, "/ocr", bearer(), ocr_body(&png, None))).await;
             assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -909,10 +1000,302 @@ mod tests {
             let bytes = response.into_body().collect().await.expect("a body").to_bytes();
             let body: Value = serde_json::from_slice(&bytes).expect("JSON");
             assert_eq!(body["message"], "Rendering is unavailable: no font is installed");
+            let pdf = json!({"pdf": STANDARD.encode(b"%PDF-1.4\n"), "language": "de", "pages": []}).to_string();
+            for path in ["/pdf/read", "/pdf/write"] {
+                let response = handle(app.clone(), request(Method::POST, path, bearer(), pdf.clone())).await;
+                assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+                let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+                let body: Value = serde_json::from_slice(&bytes).expect("JSON");
+                assert_eq!(body["message"], "PDF reading is unavailable: Poppler (poppler-utils) is not installed");
+            }
             let response = handle(app, request(Method::GET, "/health", None, "")).await;
             let bytes = response.into_body().collect().await.expect("a body").to_bytes();
             let body: Value = serde_json::from_slice(&bytes).expect("JSON");
             assert_eq!(body["ocr"], json!([]));
+            assert_eq!(body["pdf"], false);
+
+            // With Poppler but no font: PDFs are read, and writing them is unavailable.
+            Arc::get_mut(&mut bare).expect("the app is gone").pdf.available = true;
+            let app = Arc::new(App::new(bare, &ServerConfig::new(SECRET.to_string())));
+            let pdf = super::pdfs::office_pdf();
+            let body = json!({"pdf": STANDARD.encode(pdf), "language": "de", "pages": [{"blocks": []}]}).to_string();
+            let response = handle(app.clone(), request(Method::POST, "/pdf/write", bearer(), body.clone())).await;
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+            let answer: Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert_eq!(answer["message"], "PDF writing is unavailable: no font is installed");
+            let response = handle(app, request(Method::POST, "/pdf/read", bearer(), body)).await;
+            assert_eq!(response.status(), StatusCode::OK);
+        }
+    }
+
+    /// PDFs made by LibreOffice, read and written back through the service with the real Poppler.
+    mod pdfs {
+        use super::*;
+        use base64::Engine;
+        use base64::engine::general_purpose::STANDARD;
+        use std::process::Command;
+        use std::sync::OnceLock;
+
+        const HEADING: &str = "Annual Report";
+        const PARAGRAPH: &str = "The quick brown fox jumps over the lazy dog near the quiet river bank.";
+
+        /// A one-page PDF: a 20 pt heading and a 12 pt paragraph, converted by LibreOffice from HTML (as
+        /// pdf-document's tests make theirs). Made once per test binary.
+        pub(super) fn office_pdf() -> &'static [u8] {
+            static PDF: OnceLock<Vec<u8>> = OnceLock::new();
+            PDF.get_or_init(|| {
+                let directory = tempfile::tempdir().expect("a temporary directory");
+                let html = format!(
+                    "<html><body><h1 style=\"font-size:20pt\">{HEADING}</h1>\
+                     <p style=\"font-size:12pt\">{PARAGRAPH}</p></body></html>"
+                );
+                std::fs::write(directory.path().join("document.html"), html).expect("written");
+                let profile = format!("-env:UserInstallation=file://{}", directory.path().join("profile").display());
+                let output = Command::new("soffice")
+                    .args([&profile, "--headless", "--infilter=HTML (StarWriter)", "--convert-to", "pdf", "--outdir"])
+                    .arg(directory.path())
+                    .arg(directory.path().join("document.html"))
+                    .output()
+                    .expect("LibreOffice (soffice) runs: apt-get install libreoffice-writer-nogui");
+                std::fs::read(directory.path().join("document.pdf"))
+                    .unwrap_or_else(|_| panic!("soffice made no PDF: {}", String::from_utf8_lossy(&output.stderr)))
+            })
+        }
+
+        /// The text `pdftotext` extracts from `pdf`, whitespace collapsed.
+        fn extracted(pdf: &[u8]) -> String {
+            let directory = tempfile::tempdir().expect("a temporary directory");
+            let path = directory.path().join("file.pdf");
+            std::fs::write(&path, pdf).expect("written");
+            let output = Command::new("pdftotext").arg(&path).arg("-").output().expect("pdftotext runs");
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            String::from_utf8_lossy(&output.stdout).split_whitespace().collect::<Vec<_>>().join(" ")
+        }
+
+        /// `pdf` encrypted by lopdf (RC4, 128 bits, no user password: it opens without one).
+        fn encrypted(pdf: &[u8]) -> Vec<u8> {
+            use lopdf::{EncryptionState, EncryptionVersion, Object, Permissions};
+            let mut document = lopdf::Document::load_mem(pdf).expect("a PDF");
+            let id = Object::string_literal(b"0123456789abcdef".to_vec());
+            document.trailer.set("ID", vec![id.clone(), id]);
+            let version = EncryptionVersion::V2 {
+                document: &document,
+                owner_password: "owner",
+                user_password: "",
+                key_length: 128,
+                permissions: Permissions::all(),
+            };
+            document.encrypt(&EncryptionState::try_from(version).expect("a state")).expect("encrypted");
+            let mut bytes = Vec::new();
+            document.save_to(&mut bytes).expect("saved");
+            bytes
+        }
+
+        fn read_body(pdf: &[u8]) -> String {
+            json!({"pdf": STANDARD.encode(pdf)}).to_string()
+        }
+
+        fn write_body(pdf: &[u8], language: &str, pages: Value) -> String {
+            json!({"pdf": STANDARD.encode(pdf), "language": language, "pages": pages}).to_string()
+        }
+
+        /// Each block of `layout` with its text replaced by `translate`'s, as `/pdf/write`'s pages.
+        fn translated(layout: &Value, translate: impl Fn(&str) -> String) -> Value {
+            let pages: Vec<Value> = layout["pages"]
+                .as_array()
+                .expect("pages")
+                .iter()
+                .map(|page| {
+                    let blocks: Vec<Value> = page["blocks"]
+                        .as_array()
+                        .expect("blocks")
+                        .iter()
+                        .map(|block| {
+                            json!({
+                                "text": translate(block["text"].as_str().expect("a text")),
+                                "x_min": block["x_min"], "y_min": block["y_min"],
+                                "x_max": block["x_max"], "y_max": block["y_max"], "font_size": block["font_size"],
+                            })
+                        })
+                        .collect();
+                    json!({"blocks": blocks})
+                })
+                .collect();
+            Value::Array(pages)
+        }
+
+        fn german(text: &str) -> String {
+            match text {
+                HEADING => "Jahresbericht".to_string(),
+                PARAGRAPH => "Der schnelle braune Fuchs springt über den faulen Hund am stillen Flussufer.".to_string(),
+                other => panic!("an unexpected block: {other}"),
+            }
+        }
+
+        #[tokio::test]
+        async fn health_says_pdf_is_available() {
+            let (_, body) = call(request(Method::GET, "/health", None, "")).await;
+            assert_eq!(body["pdf"], true, "install poppler-utils");
+        }
+
+        #[tokio::test]
+        async fn reads_the_layout_and_writes_the_translation() {
+            let original = office_pdf();
+            let (status, layout) = call(request(Method::POST, "/pdf/read", bearer(), read_body(original))).await;
+            assert_eq!(status, StatusCode::OK, "{layout}");
+            let pages = layout["pages"].as_array().expect("pages");
+            assert_eq!(pages.len(), 1);
+            let page = &pages[0];
+            // A4 or Letter, in points.
+            assert!(page["width"].as_f64().is_some_and(|width| (590.0..=615.0).contains(&width)), "{page}");
+            let blocks = page["blocks"].as_array().expect("blocks");
+            let texts: Vec<&str> = blocks.iter().filter_map(|block| block["text"].as_str()).collect();
+            assert_eq!(texts, [HEADING, PARAGRAPH]);
+            let heading = &blocks[0];
+            assert!(heading["font_size"].as_f64().is_some_and(|size| (18.0..=22.0).contains(&size)), "{heading}");
+            assert!(heading["x_min"].as_f64() < heading["x_max"].as_f64(), "{heading}");
+            assert!(heading["y_min"].as_f64() < heading["y_max"].as_f64(), "{heading}");
+            assert_eq!(heading["lines"][0]["text"], HEADING);
+
+            let body = write_body(original, "de", translated(&layout, german));
+            let (status, written) = call(request(Method::POST, "/pdf/write", bearer(), body)).await;
+            assert_eq!(status, StatusCode::OK, "{written}");
+            let bytes = STANDARD.decode(written["pdf"].as_str().expect("a PDF")).expect("base64");
+            assert!(bytes.starts_with(b"%PDF-"));
+            let text = extracted(&bytes);
+            assert!(text.contains("Jahresbericht") && text.contains("Fuchs springt über"), "{text}");
+            assert!(!text.contains("Annual") && !text.contains("quick brown"), "{text}");
+
+            // The translated PDF reads back through the service too.
+            let (status, again) = call(request(Method::POST, "/pdf/read", bearer(), read_body(&bytes))).await;
+            assert_eq!(status, StatusCode::OK, "{again}");
+            assert_eq!(again["pages"][0]["blocks"][0]["text"], "Jahresbericht");
+        }
+
+        #[tokio::test]
+        async fn pdf_paths_need_the_secret() {
+            let body = write_body(office_pdf(), "de", json!([{"blocks": []}]));
+            for path in ["/pdf/read", "/pdf/write"] {
+                for auth in [None, Some("Bearer wrong")] {
+                    let (status, _) = call(request(Method::POST, path, auth, body.clone())).await;
+                    assert_eq!(status, StatusCode::UNAUTHORIZED, "{path} {auth:?}");
+                }
+            }
+        }
+
+        #[tokio::test]
+        async fn bad_pdfs_and_fields_are_refused() {
+            let original = office_pdf();
+            let truncated = &original[..original.len() / 2];
+            let locked = encrypted(original);
+            let encrypted_message = "the PDF is encrypted: remove its password and protection, then upload it again";
+            let one_page = json!([{"blocks": []}]);
+            let block = |x_min: Value| {
+                json!([{"blocks": [
+                    {"text": "a", "x_min": 1, "y_min": 2, "x_max": 3, "y_max": 4, "font_size": 5},
+                    {"text": "b", "x_min": x_min, "y_min": 2, "x_max": 3, "y_max": 4, "font_size": 5},
+                ]}])
+            };
+            for (path, body, expected) in [
+                ("/pdf/read", json!({"pdf": "%%%"}).to_string(), "Field 'pdf' is not valid base64"),
+                (
+                    "/pdf/write",
+                    json!({"pdf": "%%%", "language": "de", "pages": []}).to_string(),
+                    "Field 'pdf' is not valid base64",
+                ),
+                ("/pdf/read", read_body(b"GIF89a, no PDF"), "Field 'pdf' is not a PDF file"),
+                ("/pdf/write", write_body(b"<html>", "de", json!([])), "Field 'pdf' is not a PDF file"),
+                ("/pdf/read", json!({}).to_string(), "Field 'pdf' is required"),
+                ("/pdf/read", json!({"pdf": 7}).to_string(), "Field 'pdf' must be a string"),
+                ("/pdf/read", "not json".to_string(), "The body is not valid JSON"),
+                ("/pdf/read", read_body(truncated), "the PDF cannot be read: "),
+                ("/pdf/write", write_body(truncated, "de", one_page.clone()), "the PDF cannot be read: "),
+                ("/pdf/read", read_body(&locked), encrypted_message),
+                ("/pdf/write", write_body(&locked, "de", one_page.clone()), encrypted_message),
+                (
+                    "/pdf/write",
+                    write_body(original, "de", json!([{"blocks": []}, {"blocks": []}])),
+                    "the translation has 2 pages but the PDF has 1",
+                ),
+                ("/pdf/write", write_body(original, "de", json!([])), "the translation has 0 pages but the PDF has 1"),
+                (
+                    "/pdf/write",
+                    write_body(original, "de", block(json!("1"))),
+                    "Field 'pages[0].blocks[1].x_min' must be a number",
+                ),
+                (
+                    "/pdf/write",
+                    json!({"pdf": STANDARD.encode(original), "pages": []}).to_string(),
+                    "Field 'language' is required",
+                ),
+            ] {
+                assert_refused(path, body, expected).await;
+            }
+        }
+
+        #[tokio::test]
+        async fn pdf_paths_take_bodies_up_to_48_mib() {
+            // 10 MiB: too large for /detect and the image paths, read by the PDF paths (and refused for its
+            // content, not its size).
+            let body = json!({"pdf": "A".repeat(10 * 1024 * 1024), "language": "de", "pages": []}).to_string();
+            for (path, expected) in [
+                ("/detect", StatusCode::PAYLOAD_TOO_LARGE),
+                ("/ocr", StatusCode::PAYLOAD_TOO_LARGE),
+                ("/pdf/read", StatusCode::BAD_REQUEST),
+                ("/pdf/write", StatusCode::BAD_REQUEST),
+            ] {
+                let (status, answer) = call(request(Method::POST, path, bearer(), body.clone())).await;
+                assert_eq!(status, expected, "{path}: {answer}");
+            }
+            let body = json!({"pdf": "A".repeat(MAX_PDF_BODY_BYTES)}).to_string();
+            for path in ["/pdf/read", "/pdf/write"] {
+                let (status, answer) = call(request(Method::POST, path, bearer(), body.clone())).await;
+                assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{path}");
+                assert_eq!(answer["message"], format!("The request body is larger than {MAX_PDF_BODY_BYTES} bytes"));
+            }
+            // Declared too large: refused before reading.
+            let mut declared = request(Method::POST, "/pdf/read", bearer(), "{}");
+            declared.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(MAX_PDF_BODY_BYTES + 1));
+            let (status, _) = call(declared).await;
+            assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        }
+
+        #[test]
+        fn pdf_errors_get_their_status() {
+            for (error, status, message) in [
+                (PdfError::NoPages, StatusCode::BAD_REQUEST, "the PDF has no pages"),
+                (
+                    PdfError::TooManyPages { pages: 1200, max: 1000 },
+                    StatusCode::BAD_REQUEST,
+                    "the PDF has 1200 pages, more than the 1000 allowed: split it into smaller files",
+                ),
+                (
+                    PdfError::Unreadable("its structure is damaged".into()),
+                    StatusCode::BAD_REQUEST,
+                    "the PDF cannot be read: its structure is damaged",
+                ),
+                (PdfError::TimedOut(60), StatusCode::UNPROCESSABLE_ENTITY, "Reading the PDF took longer than 60 s"),
+                (
+                    PdfError::Write("a font cannot be embedded".into()),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "The PDF cannot be written: a font cannot be embedded",
+                ),
+                (
+                    PdfError::ToolMissing("pdftotext"),
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "PDF reading is unavailable: Poppler (poppler-utils) is not installed",
+                ),
+                (PdfError::NoFont, StatusCode::SERVICE_UNAVAILABLE, "PDF writing is unavailable: no font is installed"),
+                (
+                    PdfError::TempFile("/tmp/x: disk full".into()),
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "The request could not be completed",
+                ),
+            ] {
+                let refusal = pdf_error(error);
+                assert_eq!((refusal.status(), refusal.to_string().as_str()), (status, message));
+            }
         }
     }
 }

@@ -3,10 +3,29 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_glossa-language-tools");
+
+/// Starts the service on a free port with `args` after `--listen`, its log piped, and answers it
+/// with its ready line once that is printed.
+fn start(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(BINARY)
+        .env("LANGUAGE_TOOLS_SECRET", "binary-test-secret")
+        .env("GLOSSA_LOG", "warn")
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut ready = String::new();
+    BufReader::new(stdout).read_line(&mut ready).expect("a ready line");
+    assert!(ready.starts_with("language-tools listening on 127.0.0.1:"), "{ready}");
+    (child, ready)
+}
 
 #[test]
 fn refuses_to_start_without_a_secret() {
@@ -22,18 +41,7 @@ fn refuses_to_start_without_a_secret() {
 
 #[test]
 fn serves_after_the_ready_line_and_stops_on_sigterm() {
-    let mut child = Command::new(BINARY)
-        .env("LANGUAGE_TOOLS_SECRET", "binary-test-secret")
-        .env("GLOSSA_LOG", "warn")
-        .args(["--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut ready = String::new();
-    BufReader::new(stdout).read_line(&mut ready).expect("a ready line");
-    assert!(ready.starts_with("language-tools listening on 127.0.0.1:"), "{ready}");
+    let (mut child, ready) = start(&[]);
     assert!(ready.contains("detection: 70 languages") && ready.contains("correction: "), "{ready}");
     assert!(ready.contains(", ocr: ") && ready.trim_end().ends_with(" languages)"), "{ready}");
     let address = ready.split_whitespace().nth(3).expect("the address");
@@ -46,6 +54,7 @@ fn serves_after_the_ready_line_and_stops_on_sigterm() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""status":"ok""#), "{answer}");
     assert!(answer.contains(r#""ocr":["#), "{answer}");
+    assert!(answer.contains(r#""pdf":true"#), "install poppler-utils: {answer}");
 
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
     assert!(killed.success());
@@ -57,18 +66,7 @@ fn serves_after_the_ready_line_and_stops_on_sigterm() {
 /// the rest of the service runs.
 #[test]
 fn missing_fonts_are_skipped_and_render_is_unavailable() {
-    let mut child = Command::new(BINARY)
-        .env("LANGUAGE_TOOLS_SECRET", "binary-test-secret")
-        .env("GLOSSA_LOG", "warn")
-        .args(["--listen", "127.0.0.1:0", "--fonts", "/nonexistent/one.ttf,/nonexistent/two.ttc"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut ready = String::new();
-    BufReader::new(stdout).read_line(&mut ready).expect("a ready line");
-    assert!(ready.starts_with("language-tools listening on 127.0.0.1:"), "{ready}");
+    let (mut child, ready) = start(&["--fonts", "/nonexistent/one.ttf,/nonexistent/two.ttc"]);
     let address = ready.split_whitespace().nth(3).expect("the address");
 
     let body = r#"{"image": "iVBORw0KGgo=", "language": "de", "paragraphs": []}"#;

@@ -1,5 +1,5 @@
 //! Images (PNG and JPEG, in beta): read by OCR, and painted with their translation, both by the
-//! language-tools service ([`Images`]); nothing here decodes pixels.
+//! language-tools service ([`LayoutTools`](super::LayoutTools)); nothing here decodes pixels.
 //!
 //! At upload only the header is read: the type must be what the name says, and the size within
 //! [`MAX_SIDE`] and [`MAX_PIXELS`], so that a small file that would decode into gigabytes (a
@@ -8,7 +8,7 @@
 //! piece, the [`Layout`] of its paragraphs (their lines' boxes, as JSON), then one piece to
 //! translate per paragraph. Its translation is painted from those ([`paint_request`]).
 
-use engines::language_tools::{LanguageTools, PaintParagraph, ReadImage, TextBox, ToolsError};
+use engines::language_tools::{ReadImage, TextBox};
 use serde::{Deserialize, Serialize};
 
 use super::{Cut, Format, FormatError, corrupt};
@@ -18,27 +18,6 @@ pub const MAX_SIDE: usize = 10_000;
 
 /// The most pixels an image may have: 40 megapixels.
 pub const MAX_PIXELS: usize = 40_000_000;
-
-/// The image work of the language-tools service.
-pub trait Images {
-    /// The paragraphs OCR reads on `image`, in `language` (a base code), or in the language the
-    /// service finds.
-    fn ocr(&self, image: &[u8], language: Option<&str>) -> Result<ReadImage, ToolsError>;
-
-    /// `image` with each paragraph's text painted over its source's lines, in the fonts of
-    /// `language`: a file of the same type.
-    fn render(&self, image: &[u8], language: &str, paragraphs: &[PaintParagraph<'_>]) -> Result<Vec<u8>, ToolsError>;
-}
-
-impl Images for LanguageTools<'_> {
-    fn ocr(&self, image: &[u8], language: Option<&str>) -> Result<ReadImage, ToolsError> {
-        LanguageTools::ocr(self, image, language)
-    }
-
-    fn render(&self, image: &[u8], language: &str, paragraphs: &[PaintParagraph<'_>]) -> Result<Vec<u8>, ToolsError> {
-        LanguageTools::render(self, image, language, paragraphs)
-    }
-}
 
 /// Where an image's paragraphs are: per paragraph, its lines' boxes. Its first piece.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,21 +10,26 @@
 //! How pieces are translated is the type's [`Tags`]: plain text, or tag handling with the
 //! options its markup needs.
 //!
-//! Images are the exception: their text is read by OCR after the upload, so they are cut by
-//! their first worker, and painted rather than put together (see [`image`]).
+//! PDFs and images are the exceptions: the language-tools service reads them and writes their
+//! translations ([`LayoutTools`]). A PDF's text blocks are read at upload ([`pdf`]); an image's
+//! text is read by OCR after the upload, so it is cut by its first worker ([`image`]).
 
 mod docx;
 mod html;
 pub mod image;
 mod ooxml;
+pub mod pdf;
 mod pptx;
 mod srt;
 mod text;
+mod tools;
 mod xliff;
 mod xlsx;
 
 use accounts::Plan;
 use markup::TagHandling;
+
+pub use tools::LayoutTools;
 
 /// A type of document, by its file name's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +43,7 @@ pub enum Format {
     Xliff,
     /// SubRip subtitles.
     Srt,
+    Pdf,
     /// PNG images (beta).
     Png,
     /// JPEG images (`.jpg`, `.jpeg`; beta).
@@ -91,10 +97,10 @@ impl Tags {
 }
 
 /// Extensions of the API's document types that this deployment does not translate yet.
-const NOT_YET: [&str; 2] = ["doc", "pdf"];
+const NOT_YET: [&str; 1] = ["doc"];
 
 /// Every type, as stored.
-const ALL: [Format; 9] = [
+const ALL: [Format; 10] = [
     Format::Txt,
     Format::Html,
     Format::Docx,
@@ -102,6 +108,7 @@ const ALL: [Format; 9] = [
     Format::Xlsx,
     Format::Xliff,
     Format::Srt,
+    Format::Pdf,
     Format::Png,
     Format::Jpeg,
 ];
@@ -120,6 +127,7 @@ impl Format {
             Some("xlsx") => Ok(Format::Xlsx),
             Some("xlf" | "xliff") => Ok(Format::Xliff),
             Some("srt") => Ok(Format::Srt),
+            Some("pdf") => Ok(Format::Pdf),
             Some("png") => Ok(Format::Png),
             Some("jpg" | "jpeg") => Ok(Format::Jpeg),
             Some(other) if NOT_YET.contains(&other) => Err(FormatError::NotYet(other.to_owned())),
@@ -137,6 +145,7 @@ impl Format {
             Format::Xlsx => "xlsx",
             Format::Xliff => "xliff",
             Format::Srt => "srt",
+            Format::Pdf => "pdf",
             Format::Png => "png",
             Format::Jpeg => "jpeg",
         }
@@ -157,6 +166,11 @@ impl Format {
         matches!(self, Format::Png | Format::Jpeg)
     }
 
+    /// The types the language-tools service reads and writes: PDFs and images.
+    pub fn needs_tools(self) -> bool {
+        self == Format::Pdf || self.is_image()
+    }
+
     /// Whether `output_format` (lower case) names this type: the only output each type has.
     pub fn accepts_output(self, output_format: &str) -> bool {
         match self {
@@ -172,17 +186,18 @@ impl Format {
         match (self, plan) {
             (Format::Txt, _) => MIB,
             (Format::Html, _) => 5 * MIB,
-            (Format::Docx | Format::Pptx | Format::Xlsx, Plan::Free) => 10 * MIB,
-            (Format::Docx | Format::Pptx | Format::Xlsx, Plan::Pro) => 30 * MIB,
+            (Format::Docx | Format::Pptx | Format::Xlsx | Format::Pdf, Plan::Free) => 10 * MIB,
+            (Format::Docx | Format::Pptx | Format::Xlsx | Format::Pdf, Plan::Pro) => 30 * MIB,
             (Format::Xliff, _) => 10 * MIB,
             (Format::Srt, _) => 150 * 1024,
             (Format::Png | Format::Jpeg, _) => 3 * MIB,
         }
     }
 
-    /// The least a document of this type is billed (characters): 50,000 for office files.
+    /// The least a document of this type is billed (characters): 50,000 for office files and
+    /// PDFs.
     pub fn minimum_characters(self) -> i64 {
-        if self.is_office() { 50_000 } else { 0 }
+        if self.is_office() || self == Format::Pdf { 50_000 } else { 0 }
     }
 
     pub fn content_type(self) -> &'static str {
@@ -194,6 +209,7 @@ impl Format {
             Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             Format::Xliff => "application/xliff+xml",
             Format::Srt => "application/x-subrip",
+            Format::Pdf => "application/pdf",
             Format::Png => "image/png",
             Format::Jpeg => "image/jpeg",
         }
@@ -202,7 +218,7 @@ impl Format {
     /// How this type's pieces are translated.
     pub fn tags(self) -> Tags {
         match self {
-            Format::Txt | Format::Srt | Format::Png | Format::Jpeg => Tags::PLAIN,
+            Format::Txt | Format::Srt | Format::Pdf | Format::Png | Format::Jpeg => Tags::PLAIN,
             Format::Html => Tags { handling: Some(TagHandling::Html), ..Tags::PLAIN },
             Format::Docx => docx::TAGS,
             Format::Pptx => pptx::TAGS,
@@ -213,7 +229,7 @@ impl Format {
 
     /// Whether putting the translation together needs the uploaded file.
     pub fn keeps_source(self) -> bool {
-        self.is_office() || self.is_image()
+        self.is_office() || self.needs_tools()
     }
 
     /// Cuts `file` into pieces (see the module documentation), for a translation into `target`
@@ -231,6 +247,7 @@ impl Format {
             Format::Xlsx => ooxml::cut(&xlsx::KIND, file),
             Format::Xliff => xliff::cut(utf8(self, file)?, Some(target)),
             Format::Srt => srt::cut(utf8(self, file)?),
+            Format::Pdf => pdf::check(file),
             Format::Png | Format::Jpeg => image::check(self, file),
         }
     }
@@ -244,7 +261,9 @@ impl Format {
             Format::Docx => ooxml::assemble(&docx::KIND, file()?, outputs),
             Format::Pptx => ooxml::assemble(&pptx::KIND, file()?, outputs),
             Format::Xlsx => ooxml::assemble(&xlsx::KIND, file()?, outputs),
-            Format::Png | Format::Jpeg => Err(corrupt(self, "an image is painted by the language-tools service")),
+            Format::Pdf | Format::Png | Format::Jpeg => {
+                Err(corrupt(self, "it is written by the language-tools service"))
+            }
         }
     }
 }
@@ -320,10 +339,10 @@ mod tests {
         assert_eq!(Format::of_file_name("notes.TXT"), Ok(Format::Txt));
         assert_eq!(Format::of_file_name("page.htm"), Ok(Format::Html));
         assert_eq!(Format::of_file_name("a.b.html"), Ok(Format::Html));
-        assert_eq!(Format::of_file_name("scan.pdf"), Err(FormatError::NotYet("pdf".into())));
+        assert_eq!(Format::of_file_name("letter.doc"), Err(FormatError::NotYet("doc".into())));
         assert_eq!(Format::of_file_name("archive.zip"), Err(FormatError::Unknown("archive.zip".into())));
         assert_eq!(Format::of_file_name("README"), Err(FormatError::Unknown("README".into())));
-        assert!(FormatError::NotYet("pdf".into()).to_string().contains("pdf"));
+        assert!(FormatError::NotYet("doc".into()).to_string().contains("doc"));
     }
 
     #[test]

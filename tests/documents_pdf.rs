@@ -1,0 +1,197 @@
+//! Component `documents` with PDFs, with the language-tools service running for real (Poppler
+//! reads the text blocks, the translated PDF is written with embedded fonts) and Apertium
+//! translating: a report with a heading, paragraphs, a table and an image, made at test time by
+//! LibreOffice, comes back as a PDF of the same pages, in which Poppler's own `pdftotext` finds
+//! the translation and not the source, the image is still there and every font is embedded. A
+//! PDF bills at least 50,000 characters. Bad files (truncated, encrypted, without pages, a page
+//! tree that loops, a scan without text, too large for the plan) are refused at upload with the
+//! reason, and a deployment without the language-tools service refuses PDFs with a 503.
+
+use std::path::Path;
+use std::process::Command;
+
+use e2e::documents::{accepted, assert_refused, keyed, upload, wait_until_done};
+use e2e::{Options, TestApp, json};
+
+/// The application with the tests' language-tools service, translating with Apertium.
+fn app() -> TestApp {
+    TestApp::start(
+        Options::app()
+            .env("SPIN_VARIABLE_ENGINE", "apertium")
+            .env("SPIN_VARIABLE_APERTIUM_URL", e2e::apertium())
+            .with_language_tools(),
+    )
+}
+
+/// The report's texts, as a reader sees them.
+const TEXTS: [&str; 4] = [
+    "Quarterly report",
+    "The weather is nice today. We are going to the beach with our friends.",
+    "Apples Pears Cherries Plums",
+    "Open every day.",
+];
+
+/// Runs `program` with `args`; the test fails when it does.
+fn run(program: &str, args: &[&str], dir: &Path) -> String {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|error| panic!("{program} runs (make setup installs it): {error}"));
+    assert!(output.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Converts `name` in `dir` to a PDF with LibreOffice (`filter` after `pdf:`, if any), and
+/// answers the PDF.
+fn libreoffice_pdf(dir: &Path, name: &str, filter: &str) -> Vec<u8> {
+    let profile = format!("-env:UserInstallation=file://{}", dir.join("profile").display());
+    let out = dir.join(format!("out-{}", filter.len()));
+    let target = if filter.is_empty() { "pdf".to_owned() } else { format!("pdf:writer_pdf_Export:{filter}") };
+    let out_dir = out.to_string_lossy().into_owned();
+    run(
+        "soffice",
+        &[&profile, "--headless", "--infilter=HTML (StarWriter)", "--convert-to", &target, "--outdir", &out_dir, name],
+        dir,
+    );
+    std::fs::read(out.join(Path::new(name).with_extension("pdf"))).expect("LibreOffice wrote the PDF")
+}
+
+/// The report: a heading, a paragraph, a table and an image drawn by ImageMagick, and a closing
+/// line, as a word processor's HTML, in `dir`.
+fn write_report(dir: &Path) {
+    run(
+        "/usr/bin/convert",
+        &["-size", "200x120", "xc:#3366cc", "-fill", "white", "-draw", "circle 100,60 100,20", "logo.png"],
+        dir,
+    );
+    let html = format!(
+        "<html><body><h1 style=\"font-size:20pt\">{}</h1><p style=\"font-size:12pt\">{}</p>\
+         <table border=\"1\"><tr><td>Apples</td><td>Pears</td></tr><tr><td>Cherries</td><td>Plums</td></tr></table>\
+         <p><img src=\"logo.png\" width=\"200\" height=\"120\"></p><p style=\"font-size:12pt\">{}</p></body></html>",
+        TEXTS[0], TEXTS[1], TEXTS[3]
+    );
+    std::fs::write(dir.join("report.html"), html).expect("the report");
+}
+
+/// The words of `text`, lower-cased, without punctuation.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// A page's size, as pdfinfo prints it (`612 x 792 pts (letter)`).
+fn page_size(info: &str) -> &str {
+    info.lines().find_map(|line| line.strip_prefix("Page size:")).map(str::trim).expect("a page size")
+}
+
+#[test]
+fn a_report_made_by_libreoffice_comes_back_as_a_translated_pdf_with_its_image_and_embedded_fonts() {
+    let app = app();
+    let key = app.developer_key();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    write_report(folder.path());
+    let pdf = libreoffice_pdf(folder.path(), "report.html", "");
+    std::fs::write(folder.path().join("report.pdf"), &pdf).expect("saved");
+
+    let reply = app.post_json("/v2/translate", &key, &json!({"text": TEXTS, "source_lang": "EN", "target_lang": "ES"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let expected: Vec<String> = reply.translated_texts().iter().flat_map(|text| words(text)).collect();
+
+    let doc = accepted(&upload(&app, &key, "report.pdf", &pdf, &[("source_lang", "EN"), ("target_lang", "ES")]), "pdf");
+    let done = wait_until_done(&app, &key, &doc, "report.pdf");
+    assert_eq!(done["billed_characters"], 50_000, "a PDF bills at least 50,000 characters: {done}");
+    let result = keyed(&app, &format!("/v2/document/{}/result", doc.id), &key, &doc);
+    assert_eq!(result.status, 200, "{}", result.text());
+    assert_eq!(result.header("content-type"), Some("application/pdf"));
+    let translated = folder.path().join("translated.pdf");
+    std::fs::write(&translated, &result.body).expect("saved");
+
+    let before = run("pdfinfo", &["report.pdf"], folder.path());
+    let after = run("pdfinfo", &["translated.pdf"], folder.path());
+    assert_eq!(page_size(&after), page_size(&before), "the page size is kept");
+    let pages = |info: &str| info.lines().find(|line| line.starts_with("Pages:")).map(str::to_owned);
+    assert_eq!(pages(&after), pages(&before), "every page is kept");
+
+    let text = run("pdftotext", &["translated.pdf", "-"], folder.path());
+    let read = words(&text);
+    let found = expected.iter().filter(|word| read.contains(word)).count();
+    assert!(
+        found * 10 >= expected.len() * 8,
+        "pdftotext finds {found} of {} translated words: {text:?}",
+        expected.len()
+    );
+    for english in ["quarterly", "weather", "beach", "friends", "every"] {
+        assert!(!read.iter().any(|word| word == english), "{english:?} is still there: {text:?}");
+    }
+    let images = run("pdfimages", &["-list", "translated.pdf"], folder.path());
+    assert_eq!(images.lines().skip(2).count(), 1, "the image is kept: {images}");
+    let fonts = run("pdffonts", &["translated.pdf"], folder.path());
+    for font in fonts.lines().skip(2) {
+        let columns: Vec<&str> = font.split_whitespace().collect();
+        let embedded = columns.iter().rev().nth(4).copied();
+        assert_eq!(embedded, Some("yes"), "every font is embedded: {fonts}");
+    }
+}
+
+/// A hand-written PDF whose page tree is `pages` (the object after `/Pages`).
+fn tiny_pdf(pages: &str) -> Vec<u8> {
+    format!(
+        "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj {pages} endobj\n\
+         trailer << /Root 1 0 R /Size 3 >>\n%%EOF\n"
+    )
+    .into_bytes()
+}
+
+#[test]
+fn bad_pdfs_are_refused_at_upload_with_the_reason() {
+    let app = app();
+    let key = app.developer_key();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    write_report(folder.path());
+    let pdf = libreoffice_pdf(folder.path(), "report.html", "");
+    let target = [("target_lang", "DE")];
+    let refused = |name: &str, file: &[u8], why: &str| {
+        let reply = upload(&app, &key, name, file, &target);
+        assert_refused(&reply, name, why);
+    };
+
+    refused("notes.pdf", b"Just some text, not a PDF.", "not a PDF file");
+    refused("cut.pdf", &pdf[..pdf.len() / 2], "cannot be read");
+    let encrypted = libreoffice_pdf(
+        folder.path(),
+        "report.html",
+        r#"{"EncryptFile":{"type":"boolean","value":"true"},"DocumentOpenPassword":{"type":"string","value":"secret"}}"#,
+    );
+    refused("secret.pdf", &encrypted, "encrypted");
+    refused("empty.pdf", &tiny_pdf("<< /Type /Pages /Kids [] /Count 0 >>"), "invalid page count 0");
+    refused("loop.pdf", &tiny_pdf("<< /Type /Pages /Kids [2 0 R] /Count 1 >>"), "cannot be read");
+    std::fs::write(folder.path().join("scan.html"), "<html><body><p><img src=\"logo.png\"></p></body></html>")
+        .expect("a page with only an image");
+    refused("scan.pdf", &libreoffice_pdf(folder.path(), "scan.html", ""), "no text layer");
+
+    let docx = upload(&app, &key, "report.pdf", &pdf, &[("target_lang", "DE"), ("output_format", "docx")]);
+    assert_eq!(docx.status, 400, "{}", docx.text());
+    assert!(docx.json()["message"].as_str().unwrap_or_default().contains("not into a docx one"), "{}", docx.text());
+
+    let mut large = pdf.clone();
+    large.resize(10 * 1024 * 1024 + 1, b' ');
+    let (_, free_admin) = app.create_subscription("free");
+    let free_key = app.create_developer_key(&free_admin, None)["key"].as_str().expect("a key").to_owned();
+    let too_large = upload(&app, &free_key, "large.pdf", &large, &target);
+    assert_eq!(too_large.status, 413, "over 10 MiB on Free: {}", too_large.text());
+    let usage = app.call("GET", "/v2/usage", &key).json();
+    assert_eq!(usage["character_count"], 0, "nothing billed: {usage}");
+}
+
+#[test]
+fn without_a_language_tools_service_pdfs_are_refused_with_a_503() {
+    let app = TestApp::start(Options::app());
+    let key = app.developer_key();
+    let reply = upload(&app, &key, "report.pdf", b"%PDF-1.7\n", &[("target_lang", "DE")]);
+    assert_eq!(reply.status, 503, "{}", reply.text());
+    assert!(
+        reply.json()["message"].as_str().unwrap_or_default().contains("language-tools service"),
+        "{}",
+        reply.text()
+    );
+}
