@@ -66,7 +66,8 @@ build-release:
 ## translation with a 10,000-entry glossary against none), style rules (bench/style_rules.sh:
 ## translation with a list of 30 mechanical rules against none), translation memories
 ## (bench/memories.sh: a 100,000-segment TMX import, and translation with that memory against
-## none), documents (bench/documents.sh: a one-page and a 1,000-paragraph docx, a 5 MB xlsx and
+## none), PDFs and images (bench/pdf_images.sh: a 20-page PDF, a sign and a page, read and written
+## by the language-tools service), documents (bench/documents.sh: a one-page and a 1,000-paragraph docx, a 5 MB xlsx and
 ## a 1 MB text file, from upload to done, with peak memory), the usage analytics over a million
 ## usage rows (bench/analytics.sh), the service under slow-body and idle-connection attacks,
 ## with its memory after a burst (bench/hostile.sh), detection accuracy, write throughput and
@@ -85,6 +86,7 @@ bench: setup setup-bench build-release
 	bench/style_rules.sh
 	bench/memories.sh
 	bench/documents.sh
+	bench/pdf_images.sh
 	bench/analytics.sh
 	bench/hostile.sh
 	bench/language_tools.sh

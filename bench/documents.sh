@@ -77,26 +77,11 @@ with open(f"{work}/text.txt", "w", encoding="utf-8") as out:
         size += len(paragraph.encode())
 PY
 
-# translate FILE: uploads FILE, polls until it is done, downloads it; prints a row.
+# translate FILE: one document from upload to download; prints a row.
 translate() {
-    local file=$1 started answer id document_key status done_at downloaded_at
-    started=$(date +%s.%N)
-    answer=$(curl -s -H "$auth" -F "file=@$work/$file" -F source_lang=EN -F target_lang=DE "http://$address/v2/document")
-    id=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("document_id", ""))' "$answer")
-    [ -n "$id" ] || { echo "$file: refused: $answer" >&2; exit 1; }
-    document_key=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["document_key"])' "$answer")
-    while :; do
-        status=$(curl -fs -H "$auth" -d "document_key=$document_key" "http://$address/v2/document/$id" |
-            python3 -c 'import json, sys; print(json.load(sys.stdin)["status"])')
-        [ "$status" = done ] && break
-        [ "$status" = error ] && { echo "$file: status error" >&2; exit 1; }
-        sleep 0.1
-    done
-    done_at=$(date +%s.%N)
-    curl -fs -o "$work/$file.out" -H "$auth" -d "document_key=$document_key" "http://$address/v2/document/$id/result"
-    downloaded_at=$(date +%s.%N)
-    printf '%-24s %9s bytes  done after %6.2f s  downloaded after %6.2f s  peak %s\n' "$file" \
-        "$(stat -c %s "$work/$file")" "$(awk "BEGIN {print $done_at - $started}")" "$(awk "BEGIN {print $downloaded_at - $started}")" "$(peak)"
+    translate_document "$1" source_lang=EN target_lang=DE
+    printf '%-24s %9s bytes  done after %6.2f s  downloaded after %6.2f s  peak %s\n' "$1" \
+        "$(stat -c %s "$work/$1")" "$done_after" "$downloaded_after" "$(peak)"
 }
 
 echo "document translation ($(nproc) cores; deterministic engine)"

@@ -111,3 +111,28 @@ alternate() {
     done
     slowdown=$(python3 -c "print(f'{${total[$a]} / ${total[$b]}:.2f}')")
 }
+
+# translate_document FILE [FIELD=VALUE...]: uploads $work/FILE to the application at `address`
+# with the key in `auth` (the fields as form parts), polls its status every 100 ms until it is
+# done, downloads the result to $work/FILE.out, and sets `done_after` and `downloaded_after`
+# (seconds from the upload). A refused or failed document stops the script.
+translate_document() {
+    local file=$1 started answer id document_key status fields=()
+    shift
+    for field in "$@"; do fields+=(-F "$field"); done
+    started=$(date +%s.%N)
+    answer=$(curl -s -H "$auth" -F "file=@$work/$file" "${fields[@]}" "http://$address/v2/document")
+    id=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("document_id", ""))' "$answer")
+    [ -n "$id" ] || { echo "$file: refused: $answer" >&2; exit 1; }
+    document_key=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["document_key"])' "$answer")
+    while :; do
+        status=$(curl -fs -H "$auth" -d "document_key=$document_key" "http://$address/v2/document/$id" |
+            python3 -c 'import json, sys; print(json.load(sys.stdin)["status"])')
+        [ "$status" = done ] && break
+        [ "$status" = error ] && { echo "$file: status error" >&2; exit 1; }
+        sleep 0.1
+    done
+    done_after=$(awk "BEGIN {print $(date +%s.%N) - $started}")
+    curl -fs -o "$work/$file.out" -H "$auth" -d "document_key=$document_key" "http://$address/v2/document/$id/result"
+    downloaded_after=$(awk "BEGIN {print $(date +%s.%N) - $started}")
+}
