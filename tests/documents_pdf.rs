@@ -84,6 +84,25 @@ fn page_size(info: &str) -> &str {
     info.lines().find_map(|line| line.strip_prefix("Page size:")).map(str::trim).expect("a page size")
 }
 
+/// The words of the report's texts translated into Spanish, as `POST /v2/translate` gives them.
+fn spanish_words(app: &TestApp, key: &str) -> Vec<String> {
+    let reply = app.post_json("/v2/translate", key, &json!({"text": TEXTS, "source_lang": "EN", "target_lang": "ES"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.translated_texts().iter().flat_map(|text| words(text)).collect()
+}
+
+/// Asserts that `text` holds most of the `expected` words and none of the English ones they
+/// replace.
+#[track_caller]
+fn assert_translated(text: &str, expected: &[String], what: &str) {
+    let read = words(text);
+    let found = expected.iter().filter(|word| read.contains(word)).count();
+    assert!(found * 10 >= expected.len() * 8, "{what}: {found} of {} translated words: {text:?}", expected.len());
+    for english in ["quarterly", "weather", "beach", "friends", "every"] {
+        assert!(!read.iter().any(|word| word == english), "{what}: {english:?} is still there: {text:?}");
+    }
+}
+
 #[test]
 fn a_report_made_by_libreoffice_comes_back_as_a_translated_pdf_with_its_image_and_embedded_fonts() {
     let app = app();
@@ -92,10 +111,7 @@ fn a_report_made_by_libreoffice_comes_back_as_a_translated_pdf_with_its_image_an
     write_report(folder.path());
     let pdf = libreoffice_pdf(folder.path(), "report.html", "");
     std::fs::write(folder.path().join("report.pdf"), &pdf).expect("saved");
-
-    let reply = app.post_json("/v2/translate", &key, &json!({"text": TEXTS, "source_lang": "EN", "target_lang": "ES"}));
-    assert_eq!(reply.status, 200, "{}", reply.text());
-    let expected: Vec<String> = reply.translated_texts().iter().flat_map(|text| words(text)).collect();
+    let expected = spanish_words(&app, &key);
 
     let doc = accepted(&upload(&app, &key, "report.pdf", &pdf, &[("source_lang", "EN"), ("target_lang", "ES")]), "pdf");
     let done = wait_until_done(&app, &key, &doc, "report.pdf");
@@ -112,17 +128,7 @@ fn a_report_made_by_libreoffice_comes_back_as_a_translated_pdf_with_its_image_an
     let pages = |info: &str| info.lines().find(|line| line.starts_with("Pages:")).map(str::to_owned);
     assert_eq!(pages(&after), pages(&before), "every page is kept");
 
-    let text = run("pdftotext", &["translated.pdf", "-"], folder.path());
-    let read = words(&text);
-    let found = expected.iter().filter(|word| read.contains(word)).count();
-    assert!(
-        found * 10 >= expected.len() * 8,
-        "pdftotext finds {found} of {} translated words: {text:?}",
-        expected.len()
-    );
-    for english in ["quarterly", "weather", "beach", "friends", "every"] {
-        assert!(!read.iter().any(|word| word == english), "{english:?} is still there: {text:?}");
-    }
+    assert_translated(&run("pdftotext", &["translated.pdf", "-"], folder.path()), &expected, "pdftotext");
     let images = run("pdfimages", &["-list", "translated.pdf"], folder.path());
     assert_eq!(images.lines().skip(2).count(), 1, "the image is kept: {images}");
     let fonts = run("pdffonts", &["translated.pdf"], folder.path());
@@ -169,9 +175,9 @@ fn bad_pdfs_are_refused_at_upload_with_the_reason() {
         .expect("a page with only an image");
     refused("scan.pdf", &libreoffice_pdf(folder.path(), "scan.html", ""), "no text layer");
 
-    let docx = upload(&app, &key, "report.pdf", &pdf, &[("target_lang", "DE"), ("output_format", "docx")]);
-    assert_eq!(docx.status, 400, "{}", docx.text());
-    assert!(docx.json()["message"].as_str().unwrap_or_default().contains("not into a docx one"), "{}", docx.text());
+    let xlsx = upload(&app, &key, "report.pdf", &pdf, &[("target_lang", "DE"), ("output_format", "xlsx")]);
+    assert_eq!(xlsx.status, 400, "{}", xlsx.text());
+    assert!(xlsx.json()["message"].as_str().unwrap_or_default().contains("'output_format'"), "{}", xlsx.text());
 
     let mut large = pdf.clone();
     large.resize(10 * 1024 * 1024 + 1, b' ');
@@ -194,4 +200,31 @@ fn without_a_language_tools_service_pdfs_are_refused_with_a_503() {
         "{}",
         reply.text()
     );
+}
+
+#[test]
+fn a_pdf_asked_for_as_docx_comes_back_as_a_word_document_libreoffice_opens() {
+    let app = app();
+    let key = app.developer_key();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    write_report(folder.path());
+    let pdf = libreoffice_pdf(folder.path(), "report.html", "");
+    let expected = spanish_words(&app, &key);
+    let fields = [("source_lang", "EN"), ("target_lang", "ES"), ("output_format", "docx")];
+    let doc = accepted(&upload(&app, &key, "report.pdf", &pdf, &fields), "docx");
+    let done = wait_until_done(&app, &key, &doc, "report.pdf as docx");
+    assert_eq!(done["billed_characters"], 50_000, "{done}");
+    let result = keyed(&app, &format!("/v2/document/{}/result", doc.id), &key, &doc);
+    assert_eq!(result.status, 200, "{}", result.text());
+    assert_eq!(
+        result.header("content-type"),
+        Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+    );
+    assert_eq!(result.header("content-disposition"), Some("attachment; filename=\"report.docx\""));
+    std::fs::write(folder.path().join("translated.docx"), &result.body).expect("saved");
+    // LibreOffice opens it and saves its text.
+    let profile = format!("-env:UserInstallation=file://{}", folder.path().join("profile").display());
+    run("soffice", &[&profile, "--headless", "--convert-to", "txt:Text", "translated.docx"], folder.path());
+    let text = std::fs::read_to_string(folder.path().join("translated.txt")).expect("LibreOffice wrote the text");
+    assert_translated(&text, &expected, "the docx, as LibreOffice reads it");
 }

@@ -50,6 +50,8 @@ pub fn read_upload(request: &Request) -> Result<(RawUpload, Params), ApiError> {
         style_id: params.string("style_id")?,
         translation_memory_id: params.string("translation_memory_id")?,
         translation_memory_threshold: params.integer("translation_memory_threshold")?,
+        // Set by `request::parse` once the file's type is known.
+        output_format: None,
     };
     let raw = RawUpload {
         file,

@@ -248,5 +248,10 @@ pub fn download(
     let bytes = store::file(services.db, id, store::FileKind::Result)?;
     metering::settle(services, &document.holder(), document.characters)?;
     store::delete(services.db, id)?;
+    // A PDF translated into a Word document is downloaded as one.
+    if document.options.output_format.as_deref() == Some("docx") {
+        let stem = document.file_name.rsplit_once('.').map_or(document.file_name.as_str(), |(stem, _)| stem);
+        return Ok(Download { format: Format::Docx, file_name: format!("{stem}.docx"), bytes });
+    }
     Ok(Download { format: document.format, file_name: document.file_name, bytes })
 }

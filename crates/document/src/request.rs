@@ -19,6 +19,9 @@ pub struct Options {
     pub style_id: Option<String>,
     pub translation_memory_id: Option<String>,
     pub translation_memory_threshold: Option<i64>,
+    /// `docx` for a PDF translated into a Word document; absent for a document's own type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_format: Option<String>,
 }
 
 impl Options {
@@ -98,11 +101,6 @@ pub enum UploadError {
     TooManyCharacters { count: i64, max: i64 },
     #[error("Value for 'output_format' not supported: a {format} document is translated into a {format} document.")]
     OutputFormat { format: &'static str },
-    /// A PDF asked for as a docx: the API's one alternative output, not built yet.
-    #[error(
-        "Value for 'output_format' not supported yet: this deployment translates a pdf document into a pdf document, not into a docx one."
-    )]
-    DocxFromPdf,
     #[error("Value for 'target_lang' not supported: it is the document's source language.")]
     SameLanguage,
     #[error(transparent)]
@@ -128,16 +126,17 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
             },
         )?;
     let format = Format::of_file_name(&file_name)?;
+    let mut options = raw.options;
     if let Some(output) = raw.output_format.map(|output| output.trim().to_ascii_lowercase())
         && !output.is_empty()
-        && !format.accepts_output(&output)
     {
         if format == Format::Pdf && output == "docx" {
-            return Err(UploadError::DocxFromPdf);
+            options.output_format = Some(output);
+        } else if !format.accepts_output(&output) {
+            return Err(UploadError::OutputFormat { format: format.as_str() });
         }
-        return Err(UploadError::OutputFormat { format: format.as_str() });
     }
-    let request = raw.options.request(format, None, vec![String::new()])?;
+    let request = options.request(format, None, vec![String::new()])?;
     if let Some(source) = request.source
         && source.base_code() == request.target.base_code()
     {
@@ -153,7 +152,7 @@ pub fn parse(raw: RawUpload, plan: Plan) -> Result<Upload, UploadError> {
         return Err(UploadError::TooManyCharacters { count: cut.characters, max });
     }
     let request = TranslateRequest { texts: Vec::new(), ..request };
-    Ok(Upload { file_name, format, file, cut, options: raw.options, request })
+    Ok(Upload { file_name, format, file, cut, options, request })
 }
 
 #[cfg(test)]
@@ -219,7 +218,10 @@ mod tests {
         assert_eq!(refusal(raw), UploadError::OutputFormat { format: "txt" });
         let mut raw = upload("a.pdf", "%PDF-1.7");
         raw.output_format = Some("DOCX".into());
-        assert_eq!(refusal(raw), UploadError::DocxFromPdf);
+        assert_eq!(parse(raw, Plan::Free).unwrap().options.output_format.as_deref(), Some("docx"));
+        let mut raw = upload("a.pdf", "%PDF-1.7");
+        raw.output_format = Some("xlsx".into());
+        assert_eq!(refusal(raw), UploadError::OutputFormat { format: "pdf" });
         let mut raw = upload("a.txt", "x");
         raw.options.glossary_ids = Some(vec!["a".into()]);
         assert!(matches!(refusal(raw), UploadError::Request(_)), "glossaries need source_lang");

@@ -435,13 +435,37 @@ fn an_image_service_that_is_down_is_tried_again_later() {
     assert!(!store::is_cut(&fixture.db, id).unwrap(), "nothing saved: the next worker reads it again");
 }
 
-fn pdf_upload() -> Upload {
+fn pdf_upload_as(output_format: Option<&str>) -> Upload {
     let raw = RawUpload {
         file: Some((Some("report.pdf".into()), b"%PDF-1.7\n% a stand-in\n".to_vec())),
         options: Options { target_lang: Some("DE".into()), source_lang: Some("EN".into()), ..Options::default() },
+        output_format: output_format.map(str::to_owned),
         ..RawUpload::default()
     };
     request::parse(raw, Plan::Free).unwrap()
+}
+
+fn pdf_upload() -> Upload {
+    pdf_upload_as(None)
+}
+
+#[test]
+fn a_pdf_asked_for_as_docx_is_downloaded_as_a_word_document() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let tools = FakeTools::reading("en", &["Quarterly report", "Sales grew."]);
+    let engines = Engines { tools: Some(&tools), ..ENGINES };
+    let upload = read_layout(engines, pdf_upload_as(Some("DOCX")), Plan::Free).unwrap();
+    let handle = create(&services, &who, upload).unwrap();
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    assert_eq!(status(&services, engines, &who, id, key).unwrap().status, Status::Done);
+    let file = download(&services, engines, &who, id, key).unwrap();
+    assert_eq!((file.format, file.file_name.as_str()), (Format::Docx, "report.docx"));
+    assert!(file.bytes.starts_with(b"PK\x03\x04"), "a zip package");
+    let cut = Format::Docx.cut(&file.bytes, "de").unwrap();
+    assert_eq!(cut.pieces.iter().filter(|piece| piece.translate).count(), 2, "a paragraph per block");
+    assert_eq!(charged(&fixture), 50_000);
 }
 
 #[test]

@@ -292,7 +292,10 @@ impl Worker<'_, '_> {
             (Format::Png | Format::Jpeg, Some(file)) => self.paint(file, &outputs, target)?,
             (Format::Pdf, Some(file)) => {
                 let pages = pdf::write_request(&outputs)?;
-                self.tools()?.write_pdf(&file, target.base_code(), &pages)?
+                match document.options.output_format.as_deref() {
+                    Some("docx") => crate::format::pdf_to_docx(&pages)?,
+                    _ => self.tools()?.write_pdf(&file, target.base_code(), &pages)?,
+                }
             }
             (format, source) => format.assemble(source.as_deref(), &outputs)?,
         };

@@ -19,6 +19,7 @@ mod html;
 pub mod image;
 mod ooxml;
 pub mod pdf;
+mod pdf_docx;
 mod pptx;
 mod srt;
 mod text;
@@ -29,6 +30,7 @@ mod xlsx;
 use accounts::Plan;
 use markup::TagHandling;
 
+pub use pdf_docx::docx as pdf_to_docx;
 pub use tools::LayoutTools;
 
 /// A type of document, by its file name's extension.
