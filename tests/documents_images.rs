@@ -9,18 +9,11 @@
 use std::path::Path;
 use std::process::Command;
 
-use e2e::documents::{accepted, assert_refused, keyed, upload, wait_until_done, wait_until_finished};
-use e2e::{Json, Options, TestApp, json};
-
-/// The application with the tests' language-tools service, translating with Apertium.
-fn app() -> TestApp {
-    TestApp::start(
-        Options::app()
-            .env("SPIN_VARIABLE_ENGINE", "apertium")
-            .env("SPIN_VARIABLE_APERTIUM_URL", e2e::apertium())
-            .with_language_tools(),
-    )
-}
+use e2e::documents::{
+    accepted, app_with_language_tools as app, assert_refused, assert_translated, keyed, spanish_words, upload,
+    wait_until_done, wait_until_finished,
+};
+use e2e::{Json, Options, TestApp};
 
 /// The paragraphs of the sign, as ImageMagick draws them: one line, two lines, one line.
 const PARAGRAPHS: [&str; 3] =
@@ -53,41 +46,11 @@ fn tesseract(image: &Path, language: &str) -> String {
     String::from_utf8_lossy(&output.stdout).to_lowercase()
 }
 
-/// The words of `text`, lower-cased, without punctuation.
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).map(str::to_lowercase).collect()
-}
-
-/// Each paragraph's translation into Spanish, as `POST /v2/translate` gives it.
-fn translations(app: &TestApp, key: &str) -> Vec<String> {
-    let reply =
-        app.post_json("/v2/translate", key, &json!({"text": PARAGRAPHS, "source_lang": "EN", "target_lang": "ES"}));
-    assert_eq!(reply.status, 200, "{}", reply.text());
-    reply.translated_texts()
-}
-
 /// A PNG's width and height, from its header.
 fn png_size(file: &[u8]) -> (u32, u32) {
     assert!(file.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
     let number = |at: usize| u32::from_be_bytes(file[at..at + 4].try_into().unwrap());
     (number(16), number(20))
-}
-
-/// Checks a translated sign: Tesseract reads the Spanish translation on it, and none of the
-/// English words the translation replaced.
-fn assert_reads_the_translation(path: &Path, expected: &[String], what: &str) {
-    let read = tesseract(path, "spa");
-    let read_words = words(&read);
-    let expected_words: Vec<String> = expected.iter().flat_map(|text| words(text)).collect();
-    let found = expected_words.iter().filter(|word| read_words.contains(word)).count();
-    assert!(
-        found * 10 >= expected_words.len() * 8,
-        "{what}: Tesseract reads {found} of {} translated words: {read:?} (expected {expected:?})",
-        expected_words.len()
-    );
-    for english in ["weather", "beach", "friends", "every"] {
-        assert!(!read_words.iter().any(|word| word == english), "{what}: {english:?} is still there: {read:?}");
-    }
 }
 
 #[test]
@@ -97,7 +60,7 @@ fn signs_made_by_imagemagick_come_back_translated_and_tesseract_reads_the_transl
     let folder = tempfile::tempdir().expect("a temporary folder");
     let png = sign(&folder.path().join("sign.png"));
     let jpeg = sign(&folder.path().join("sign.jpg"));
-    let expected = translations(&app, &key);
+    let expected = spanish_words(&app, &key, &PARAGRAPHS);
     let before = app.call("GET", "/v2/usage", &key).json();
 
     // The PNG's language is found by the service; the JPEG's is given.
@@ -117,7 +80,8 @@ fn signs_made_by_imagemagick_come_back_translated_and_tesseract_reads_the_transl
         } else {
             assert!(result.body.starts_with(&[0xff, 0xd8, 0xff]), "a JPEG comes back a JPEG");
         }
-        assert_reads_the_translation(&path, &expected, name);
+        let english = ["weather", "beach", "friends", "every"];
+        assert_translated(&tesseract(&path, "spa"), &expected, &english, &format!("Tesseract on {name}"));
     }
     let after = app.call("GET", "/v2/usage", &key).json();
     assert_eq!(after["character_count"], before["character_count"], "the images added nothing: {after}");
@@ -176,6 +140,6 @@ fn without_a_language_tools_service_images_are_refused_with_a_503() {
     assert_eq!(reply.status, 503, "{}", reply.text());
     assert_eq!(
         reply.json()["message"],
-        "Images are read and painted by the language-tools service, which this deployment does not run."
+        "PDFs and images are read and written by the language-tools service, which this deployment does not run."
     );
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::{Json, Reply, TestApp};
+use crate::{Json, Options, Reply, TestApp, json};
 
 const BOUNDARY: &str = "e2e-documents-7c41d9a2b5e3";
 
@@ -96,4 +96,39 @@ pub fn assert_refused(reply: &Reply, what: &str, why: &str) {
     assert_eq!(body["message"], "Invalid file data.", "{what}: {body}");
     let detail = body["detail"].as_str().unwrap_or_default();
     assert!(detail.contains(why), "{what}: the detail says why ({why}): {body}");
+}
+
+/// The application with the tests' language-tools service (which reads and writes PDFs and
+/// images), translating with Apertium (so that what comes back is real words).
+pub fn app_with_language_tools() -> TestApp {
+    TestApp::start(
+        Options::app()
+            .env("SPIN_VARIABLE_ENGINE", "apertium")
+            .env("SPIN_VARIABLE_APERTIUM_URL", crate::apertium())
+            .with_language_tools(),
+    )
+}
+
+/// The words of `text`, lower-cased, without punctuation.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// The words of `texts` translated from English into Spanish, as `POST /v2/translate` gives them.
+pub fn spanish_words(app: &TestApp, key: &str, texts: &[&str]) -> Vec<String> {
+    let reply = app.post_json("/v2/translate", key, &json!({"text": texts, "source_lang": "EN", "target_lang": "ES"}));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.translated_texts().iter().flat_map(|text| words(text)).collect()
+}
+
+/// Asserts that `text` (what a real tool read in a translated file) holds at least 80 % of the
+/// `expected` words, and none of the `english` ones the translation replaced.
+#[track_caller]
+pub fn assert_translated(text: &str, expected: &[String], english: &[&str], what: &str) {
+    let read = words(text);
+    let found = expected.iter().filter(|word| read.contains(word)).count();
+    assert!(found * 10 >= expected.len() * 8, "{what}: {found} of {} translated words: {text:?}", expected.len());
+    for english in english {
+        assert!(!read.iter().any(|word| word == english), "{what}: {english:?} is still there: {text:?}");
+    }
 }
