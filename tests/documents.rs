@@ -855,13 +855,13 @@ fn files_that_are_missing_empty_unnamed_of_unknown_types_or_not_utf8_are_invalid
     }
 
     // Types this deployment knows but does not translate yet: the detail names the type.
-    for kind in ["pdf", "doc"] {
+    for kind in ["doc"] {
         let reply =
             upload_file(&app, &key, &format!("report.{kind}"), b"PK\x03\x04 not really", &[("target_lang", "DE")]);
         assert_not_built_yet(&reply, kind);
     }
     // Types it translates, given files that are not of them: the detail says why they cannot be read.
-    for kind in ["docx", "pptx", "xlsx", "xlf", "xliff", "srt", "jpg", "jpeg", "png"] {
+    for kind in ["docx", "pptx", "xlsx", "pdf", "xlf", "xliff", "srt", "jpg", "jpeg", "png"] {
         let reply =
             upload_file(&app, &key, &format!("report.{kind}"), b"PK\x03\x04 not really", &[("target_lang", "DE")]);
         assert_invalid_file(&reply, kind);
