@@ -38,13 +38,13 @@ pub async fn run<S>(socket: WebSocketStream<S>, token: String, gateway: Arc<Gate
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (mut sink, stream) = socket.split();
+    let (mut sink, mut stream) = socket.split();
     let claim = match gateway.broker.claim(&token).await {
         Ok(claim) => claim,
         Err(error) => {
             // No session, so no format: the error goes out in the API's default, JSON.
             tracing::info!(reason = error.reason.code(), "refused a connection: {}", error.message);
-            send_error(&mut sink, MessageFormat::Json, error).await;
+            send_error(&mut sink, &mut stream, MessageFormat::Json, error).await;
             return;
         }
     };
@@ -52,20 +52,20 @@ where
     let format = MessageFormat::parse(claim.parameters.message_format.as_deref().unwrap_or("json"));
     let Some(source) = SourceFormat::parse(&claim.parameters.source_media_content_type) else {
         let error = ProtocolError::new(Reason::AudioFormatNotSupported, "Audio format not supported");
-        send_error(&mut sink, format, error).await;
+        send_error(&mut sink, &mut stream, format, error).await;
         end_connection(&gateway, &claim, EndReason::Error).await;
         return;
     };
     let mut session = match Session::start(gateway.clone(), claim.clone(), format, source, sink) {
         Ok(session) => session,
         Err((mut sink, error)) => {
-            send_error(&mut sink, format, error).await;
+            send_error(&mut sink, &mut stream, format, error).await;
             end_connection(&gateway, &claim, EndReason::Error).await;
             return;
         }
     };
-    let reason = session.serve(stream, shutdown).await;
-    session.end(reason).await;
+    let reason = session.serve(&mut stream, shutdown).await;
+    session.end(reason, &mut stream).await;
 }
 
 /// How the connection ends: the reason the broker records, and what the client is sent.
@@ -111,6 +111,7 @@ impl RateLimit {
 }
 
 type Sink<S> = SplitSink<WebSocketStream<S>, Message>;
+type Stream<S> = SplitStream<WebSocketStream<S>>;
 
 struct Session<S> {
     gateway: Arc<Gateway>,
@@ -239,11 +240,7 @@ where
     }
 
     /// Serves the connection until it must end, and says how.
-    async fn serve(
-        &mut self,
-        mut stream: SplitStream<WebSocketStream<S>>,
-        mut shutdown: watch::Receiver<bool>,
-    ) -> Ending {
+    async fn serve(&mut self, stream: &mut Stream<S>, mut shutdown: watch::Receiver<bool>) -> Ending {
         let limits = self.gateway.settings.limits.clone();
         let closes_at = Instant::now() + limits.max_connection;
         let mut idle_until = Instant::now() + limits.idle_timeout;
@@ -419,25 +416,25 @@ where
     }
 
     /// Ends the connection: stops the work, tells the client, reports usage, tells the broker.
-    async fn end(mut self, ending: Ending) {
+    async fn end(mut self, ending: Ending, stream: &mut Stream<S>) {
         self.pipeline.abort();
         if let Decoder::Ffmpeg(decoder) = &mut self.decoder {
             decoder.kill();
         }
         let record = match ending {
             Ending::Completed => {
-                close(&mut self.sink, CloseCode::Normal, "end of stream").await;
+                close(&mut self.sink, stream, CloseCode::Normal, "end of stream").await;
                 EndReason::Completed
             }
             Ending::Error(error) => {
                 let record = if error.reason == Reason::IdleTimeout { EndReason::Timeout } else { EndReason::Error };
                 tracing::info!(session = %self.claim.session_id, reason = error.reason.code(), "ended: {}", error.message);
-                send_error(&mut self.sink, self.format, error).await;
+                send_error(&mut self.sink, stream, self.format, error).await;
                 record
             }
             Ending::Close { code, reason, record } => {
                 tracing::info!(session = %self.claim.session_id, "closed: {reason}");
-                close(&mut self.sink, code, reason).await;
+                close(&mut self.sink, stream, code, reason).await;
                 record
             }
             Ending::Gone => EndReason::Closed,
@@ -465,24 +462,36 @@ where
 }
 
 /// Sends an `error` message and closes (policy violation for the client's mistakes, internal error else).
-async fn send_error<S>(sink: &mut Sink<S>, format: MessageFormat, error: ProtocolError)
+async fn send_error<S>(sink: &mut Sink<S>, stream: &mut Stream<S>, format: MessageFormat, error: ProtocolError)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let code = if error.reason.error_code() >= 500 { CloseCode::Error } else { CloseCode::Policy };
     if send_message(sink, format, &ServerMessage::Error(error)).await {
-        close(sink, code, "session terminated").await;
+        close(sink, stream, code, "session terminated").await;
     }
 }
 
-/// Sends a close frame and waits briefly for it to go out.
-async fn close<S>(sink: &mut Sink<S>, code: CloseCode, reason: &str)
+/// How long the closing handshake may take: the close frame going out and the client's answer.
+const CLOSING_PATIENCE: Duration = Duration::from_secs(2);
+
+/// The closing handshake: sends a close frame, then reads (and drops) what the client still sends
+/// until its own close frame arrives, within `CLOSING_PATIENCE`. Dropping the socket while the
+/// client's audio is unread would reset the connection, and the client could lose the error and
+/// the close frame that were already on their way to it.
+async fn close<S>(sink: &mut Sink<S>, stream: &mut Stream<S>, code: CloseCode, reason: &str)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let frame = CloseFrame { code, reason: reason.into() };
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+    let _ = tokio::time::timeout(CLOSING_PATIENCE, async {
         let _ = sink.send(Message::Close(Some(frame))).await;
+        let _ = sink.flush().await;
+        while let Some(Ok(message)) = stream.next().await {
+            if message.is_close() {
+                break;
+            }
+        }
         let _ = sink.close().await;
     })
     .await;
