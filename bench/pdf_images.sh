@@ -5,11 +5,12 @@
 #   sign.png     a 900 × 300 sign of three paragraphs (ImageMagick)
 #   page.png     an A4 page at 150 dpi (1240 × 1754) of 12 paragraphs, 36 lines (ImageMagick)
 #   page.jpg     the same page as a JPEG
+#   scan.pdf     that page as a scan: the PNG placed on an A4 page by LibreOffice, no text layer
 # For each: seconds from the upload to `done` (polling every 100 ms; per page for the PDF), the
 # images read without source_lang (script detection, a first reading, detection, perhaps a
 # second reading). Memory: the service's peak resident size after each (VmHWM, which only
 # grows), and the peaks of its child processes on the largest files, measured alone with GNU
-# time: pdftotext on the book, Tesseract on the page.
+# time: pdftotext on the book, Tesseract on the page, pdftoppm rendering the scan for OCR.
 source "$(dirname "$0")/lib.sh"
 
 SERVICE=${LANGUAGE_TOOLS:-./target/release/glossa-language-tools}
@@ -61,6 +62,9 @@ for paragraph in $(seq 1 12); do
 done
 "${page[@]}" "$work/page.png"
 /usr/bin/convert "$work/page.png" -quality 90 "$work/page.jpg"
+echo '<html><body><p><img src="page.png" width="624" height="883"></p></body></html>' >"$work/scan.html"
+soffice "-env:UserInstallation=file://$work/profile" --headless "--infilter=HTML (StarWriter)" --convert-to pdf \
+    --outdir "$work" "$work/scan.html" >/dev/null 2>&1
 
 # translate FILE: one document from upload to download; prints a row.
 translate() {
@@ -79,3 +83,6 @@ translate page.png
 translate page.jpg
 /usr/bin/time -f '%M' -o "$work/tesseract.kib" tesseract "$work/page.png" stdout -l eng tsv >/dev/null 2>&1
 echo "tesseract alone on page.png: peak $(($(tail -1 "$work/tesseract.kib") / 1024)) MiB"
+translate scan.pdf
+/usr/bin/time -f '%M' -o "$work/pdftoppm.kib" pdftoppm -r 300 -png -singlefile "$work/scan.pdf" "$work/scan-page"
+echo "pdftoppm alone on scan.pdf at 300 dpi: peak $(($(tail -1 "$work/pdftoppm.kib") / 1024)) MiB"

@@ -41,9 +41,10 @@ PACKAGES=(
     # ffmpeg; the voice tests encode their speech with it.
     ffmpeg
     # Images: language-tools reads them with Tesseract (a language pack per language it reads)
-    # and paints their translations in DejaVu Sans, or Noto Sans CJK for Chinese, Japanese and
-    # Korean; the image tests draw their signs with ImageMagick.
-    tesseract-ocr fonts-dejavu-core fonts-noto-cjk imagemagick
+    # and paints their translations in DejaVu Sans, Noto Sans CJK for Chinese, Japanese and
+    # Korean, and the Noto faces of fonts-noto-core for the other scripts (Arabic, Hebrew, Thai,
+    # Indic, ...); the image tests draw their signs with ImageMagick.
+    tesseract-ocr fonts-dejavu-core fonts-noto-cjk fonts-noto-core imagemagick
     # PDFs: language-tools reads their text layout with Poppler (pdfinfo, pdftotext); the tests
     # check what it writes with the same tools.
     poppler-utils

@@ -3,9 +3,12 @@
 //! translating: a report with a heading, paragraphs, a table and an image, made at test time by
 //! LibreOffice, comes back as a PDF of the same pages, in which Poppler's own `pdftotext` finds
 //! the translation and not the source, the image is still there and every font is embedded. A
-//! PDF bills at least 50,000 characters. Bad files (truncated, encrypted, without pages, a page
-//! tree that loops, a scan without text, too large for the plan) are refused at upload with the
-//! reason, and a deployment without the language-tools service refuses PDFs with a 503.
+//! PDF bills at least 50,000 characters. A scanned PDF (a picture of text drawn by ImageMagick,
+//! placed on a page by LibreOffice) is read by OCR: its lines are painted over and the
+//! translation drawn on them, which Tesseract reads back. Bad files (truncated, encrypted,
+//! without pages, a page tree that loops, a page with neither text nor a picture, too large for
+//! the plan) are refused at upload with the reason, and a deployment without the
+//! language-tools service refuses PDFs with a 503.
 
 use std::path::Path;
 use std::process::Command;
@@ -22,6 +25,9 @@ const TEXTS: [&str; 4] = [
     "Apples Pears Cherries Plums",
     "Open every day.",
 ];
+
+/// The report's bullet list.
+const LIST: [&str; 2] = ["Fresh bread", "Cold water"];
 
 /// Runs `program` with `args`; the test fails when it does.
 fn run(program: &str, args: &[&str], dir: &Path) -> String {
@@ -60,8 +66,9 @@ fn write_report(dir: &Path) {
     let html = format!(
         "<html><body><h1 style=\"font-size:20pt\">{}</h1><p style=\"font-size:12pt\">{}</p>\
          <table border=\"1\"><tr><td>Apples</td><td>Pears</td></tr><tr><td>Cherries</td><td>Plums</td></tr></table>\
-         <p><img src=\"logo.png\" width=\"200\" height=\"120\"></p><p style=\"font-size:12pt\">{}</p></body></html>",
-        TEXTS[0], TEXTS[1], TEXTS[3]
+         <p><img src=\"logo.png\" width=\"200\" height=\"120\"></p><p style=\"font-size:12pt\">{}</p>\
+         <ul><li>{}</li><li>{}</li></ul></body></html>",
+        TEXTS[0], TEXTS[1], TEXTS[3], LIST[0], LIST[1]
     );
     std::fs::write(dir.join("report.html"), html).expect("the report");
 }
@@ -116,6 +123,39 @@ fn a_report_made_by_libreoffice_comes_back_as_a_translated_pdf_with_its_image_an
     }
 }
 
+#[test]
+fn a_scanned_pdf_is_read_by_ocr_and_its_translation_drawn_over_the_scanned_lines() {
+    let app = app();
+    let key = app.developer_key();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let lines = [TEXTS[1].split(". ").next().expect("a sentence"), "We are going to the beach."];
+    let mut draw = vec!["-size", "1800x400", "xc:#f4f0e0", "-font", "DejaVu-Sans", "-fill", "#202020"];
+    let first = format!("{}.", lines[0]);
+    draw.extend(["-pointsize", "64", "-annotate", "+60+150", &first, "-annotate", "+60+300", lines[1], "scan.png"]);
+    run("/usr/bin/convert", &draw, folder.path());
+    let html = "<html><body><p><img src=\"scan.png\" width=\"600\" height=\"133\"></p></body></html>";
+    std::fs::write(folder.path().join("scan.html"), html).expect("the page");
+    let pdf = libreoffice_pdf(folder.path(), "scan.html", "");
+    let text = run("pdftotext", &["out-0/scan.pdf", "-"], folder.path());
+    assert!(text.trim().is_empty(), "a scan has no text layer: {text}");
+    let expected = spanish_words(&app, &key, &[&first, lines[1]]);
+
+    let doc = accepted(&upload(&app, &key, "scan.pdf", &pdf, &[("target_lang", "ES")]), "scanned pdf");
+    let done = wait_until_done(&app, &key, &doc, "scan.pdf");
+    assert_eq!(done["billed_characters"], 50_000, "{done}");
+    let result = keyed(&app, &format!("/v2/document/{}/result", doc.id), &key, &doc);
+    assert_eq!((result.status, result.header("content-type")), (200, Some("application/pdf")), "{}", result.text());
+    std::fs::write(folder.path().join("translated.pdf"), &result.body).expect("saved");
+
+    assert_translated(&run("pdftotext", &["translated.pdf", "-"], folder.path()), &expected, "pdftotext");
+    run("pdftoppm", &["-r", "300", "-png", "-singlefile", "translated.pdf", "page"], folder.path());
+    let seen = run("tesseract", &["page.png", "-", "-l", "spa"], folder.path());
+    let seen = seen.to_lowercase();
+    assert!(!seen.contains("weather") && !seen.contains("beach"), "the scanned English is painted over: {seen}");
+    let found = expected.iter().filter(|word| seen.contains(word.as_str())).count();
+    assert!(found * 2 >= expected.len(), "Tesseract reads most of {expected:?} in {seen}");
+}
+
 /// A hand-written PDF whose page tree is `pages` (the object after `/Pages`).
 fn tiny_pdf(pages: &str) -> Vec<u8> {
     format!(
@@ -148,9 +188,8 @@ fn bad_pdfs_are_refused_at_upload_with_the_reason() {
     refused("secret.pdf", &encrypted, "encrypted");
     refused("empty.pdf", &tiny_pdf("<< /Type /Pages /Kids [] /Count 0 >>"), "invalid page count 0");
     refused("loop.pdf", &tiny_pdf("<< /Type /Pages /Kids [2 0 R] /Count 1 >>"), "cannot be read");
-    std::fs::write(folder.path().join("scan.html"), "<html><body><p><img src=\"logo.png\"></p></body></html>")
-        .expect("a page with only an image");
-    refused("scan.pdf", &libreoffice_pdf(folder.path(), "scan.html", ""), "no text layer");
+    std::fs::write(folder.path().join("blank.html"), "<html><body><p></p></body></html>").expect("a blank page");
+    refused("blank.pdf", &libreoffice_pdf(folder.path(), "blank.html", ""), "no text to translate");
 
     let xlsx = upload(&app, &key, "report.pdf", &pdf, &[("target_lang", "DE"), ("output_format", "xlsx")]);
     assert_eq!(xlsx.status, 400, "{}", xlsx.text());
@@ -199,9 +238,17 @@ fn a_pdf_asked_for_as_docx_comes_back_as_a_word_document_libreoffice_opens() {
     );
     assert_eq!(result.header("content-disposition"), Some("attachment; filename=\"report.docx\""));
     std::fs::write(folder.path().join("translated.docx"), &result.body).expect("saved");
-    // LibreOffice opens it and saves its text.
+    // LibreOffice opens it and saves its text, and prints it as a PDF.
     let profile = format!("-env:UserInstallation=file://{}", folder.path().join("profile").display());
     run("soffice", &[&profile, "--headless", "--convert-to", "txt:Text", "translated.docx"], folder.path());
     let text = std::fs::read_to_string(folder.path().join("translated.txt")).expect("LibreOffice wrote the text");
     assert_translated(&text, &expected, "the docx, as LibreOffice reads it");
+    run("soffice", &[&profile, "--headless", "--convert-to", "pdf", "translated.docx"], folder.path());
+    let printed = run("pdftotext", &["translated.pdf", "-"], folder.path());
+    let items = spanish_words(&app, &key, &LIST);
+    let bullets: Vec<&str> = printed.lines().filter(|line| line.trim_start().starts_with('•')).collect();
+    assert_eq!(bullets.len(), 2, "the list's items are a list again: {printed}");
+    assert!(items.iter().all(|word| bullets.join(" ").to_lowercase().contains(word.as_str())), "{bullets:?} {items:?}");
+    let images = run("pdfimages", &["-list", "translated.pdf"], folder.path());
+    assert_eq!(images.lines().skip(2).count(), 1, "the picture is carried over: {images}");
 }

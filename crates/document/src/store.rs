@@ -137,7 +137,7 @@ pub fn insert(db: &dyn Database, new: NewDocument<'_>) -> Result<(), DbError> {
         if let Some(file) = &source {
             db.execute("INSERT INTO document_files (document_id, kind, data) VALUES (?, 'source', ?)", file)?;
         }
-        insert_pieces(db, new.id, &pieces)
+        insert_pieces(db, new.id, &pieces, 0)
     })
 }
 
@@ -251,24 +251,44 @@ pub fn is_cut(db: &dyn Database, id: &str) -> Result<bool, DbError> {
     Ok(!rows.rows.is_empty())
 }
 
-/// Stores the pieces of a document cut by `holder` (an image, once read), with the source language
-/// it was read in unless one was given, in one transaction. Answers `false`, writing nothing,
-/// when `holder` no longer holds the document.
-pub fn add_pieces(db: &dyn Database, id: &str, holder: &str, cut: &Cut, source: &str) -> Result<bool, DbError> {
+/// Stores pieces `holder` cut after the upload, after the document's other pieces, in one
+/// transaction, renewing `holder`'s lease until `until`: an image's once it is read, with the
+/// source language it was read in unless one was given or found; a scanned PDF page's (`source`
+/// `None`). Answers `false`, writing nothing, when `holder` no longer holds the document.
+pub fn add_pieces(
+    db: &dyn Database,
+    id: &str,
+    holder: &str,
+    cut: &Cut,
+    source: Option<&str>,
+    until: i64,
+) -> Result<bool, DbError> {
     let pieces = pieces_json(cut);
     let units = cut.pieces.iter().filter(|piece| piece.translate).count() as i64;
     transaction(db, RetryPolicy::default(), |db| {
         let held = db.execute(
-            "UPDATE documents SET units = ?, source_lang = coalesce(source_lang, ?) \
+            "UPDATE documents SET units = units + ?, source_lang = coalesce(source_lang, ?), lease_until = ? \
              WHERE id = ? AND lease_holder = ? RETURNING id",
-            &[units.into(), source.into(), id.into(), holder.into()],
+            &[units.into(), source.map_or(Value::Null, Value::from), until.into(), id.into(), holder.into()],
         )?;
         if held.rows.is_empty() {
             return Ok(false);
         }
-        insert_pieces(db, id, &pieces)?;
+        let next = db
+            .execute("SELECT coalesce(max(position) + 1, 0) FROM document_units WHERE document_id = ?", &[id.into()])?;
+        let next: i64 = next.first().map(|row| row.get(0)).transpose()?.unwrap_or(0);
+        insert_pieces(db, id, &pieces, next)?;
         Ok(true)
     })
+}
+
+/// The pieces kept as they are (a layout, a scanned page's blocks), in order.
+pub fn kept_pieces(db: &dyn Database, id: &str) -> Result<Vec<String>, DbError> {
+    let rows = db.execute(
+        "SELECT source FROM document_units WHERE document_id = ? AND translate = 0 ORDER BY position",
+        &[id.into()],
+    )?;
+    rows.rows.iter().map(|row| row.get(0)).collect()
 }
 
 /// A cut's pieces as one JSON array of `[translate, text]`, for [`insert_pieces`].
@@ -278,12 +298,13 @@ fn pieces_json(cut: &Cut) -> String {
     serde_json::Value::Array(pieces).to_string()
 }
 
-/// Stores a document's pieces in one statement: `key` is each one's position in the array.
-fn insert_pieces(db: &dyn Database, id: &str, pieces: &str) -> Result<(), DbError> {
+/// Stores a document's pieces in one statement, from position `first` on (each one's `key` in
+/// the array after it).
+fn insert_pieces(db: &dyn Database, id: &str, pieces: &str, first: i64) -> Result<(), DbError> {
     db.execute(
         "INSERT INTO document_units (document_id, position, translate, source) \
-         SELECT ?, key, value ->> 0, value ->> 1 FROM json_each(?)",
-        &[id.into(), pieces.into()],
+         SELECT ?, ? + key, value ->> 0, value ->> 1 FROM json_each(?)",
+        &[id.into(), first.into(), pieces.into()],
     )?;
     Ok(())
 }

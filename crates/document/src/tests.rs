@@ -247,18 +247,43 @@ fn an_engine_that_stays_down_is_tried_again_later_and_then_ends_the_document_bil
 
 /// The language-tools service's document work, as a double: OCR reads `paragraphs` in `language`
 /// (or answers `failure`), and painting answers the image's bytes followed by each text; a PDF
-/// is read as one page with a block per paragraph, and written as its bytes followed by each
-/// block's text.
+/// is read as one page with a block per paragraph followed by `scans` scanned pages, a scanned
+/// page is read as a block per paragraph with one cover, and a PDF is written as its bytes
+/// followed by each block's text (and `#` per cover).
 struct FakeTools {
     language: &'static str,
     paragraphs: &'static [&'static str],
     failure: Option<engines::language_tools::ToolsError>,
     asked: std::cell::RefCell<Vec<Option<String>>>,
+    scans: usize,
+    scans_read: std::cell::RefCell<Vec<usize>>,
 }
 
 impl FakeTools {
     fn reading(language: &'static str, paragraphs: &'static [&'static str]) -> FakeTools {
-        FakeTools { language, paragraphs, failure: None, asked: Default::default() }
+        FakeTools {
+            language,
+            paragraphs,
+            failure: None,
+            asked: Default::default(),
+            scans: 0,
+            scans_read: Default::default(),
+        }
+    }
+
+    fn blocks(&self) -> Vec<engines::language_tools::PdfBlock> {
+        self.paragraphs
+            .iter()
+            .zip(0..)
+            .map(|(text, n)| engines::language_tools::PdfBlock {
+                text: (*text).into(),
+                font_size: 12.0,
+                x_min: 72.0,
+                y_min: 72.0 + 40.0 * f64::from(n),
+                x_max: 500.0,
+                y_max: 100.0 + 40.0 * f64::from(n),
+            })
+            .collect()
     }
 }
 
@@ -301,24 +326,50 @@ impl format::LayoutTools for FakeTools {
     }
 
     fn read_pdf(&self, _: &[u8]) -> Result<engines::language_tools::PdfLayout, engines::language_tools::ToolsError> {
-        use engines::language_tools::{PdfBlock, PdfLayout, PdfPage};
+        use engines::language_tools::{PdfLayout, PdfPage};
         if let Some(failure) = &self.failure {
             return Err(failure.clone());
         }
-        let blocks = self
-            .paragraphs
-            .iter()
-            .zip(0..)
-            .map(|(text, n)| PdfBlock {
-                text: (*text).into(),
-                font_size: 12.0,
-                x_min: 72.0,
-                y_min: 72.0 + 40.0 * f64::from(n),
-                x_max: 500.0,
-                y_max: 100.0 + 40.0 * f64::from(n),
-            })
-            .collect();
-        Ok(PdfLayout { pages: vec![PdfPage { blocks }] })
+        let text = match self.scans {
+            0 => self.blocks(),
+            _ => vec![],
+        };
+        let mut pages = vec![PdfPage { blocks: text, scanned: false }];
+        pages.extend((0..self.scans).map(|_| PdfPage { blocks: vec![], scanned: true }));
+        Ok(PdfLayout { pages })
+    }
+
+    fn read_scanned_page(
+        &self,
+        _: &[u8],
+        page: usize,
+        language: Option<&str>,
+    ) -> Result<engines::language_tools::ScannedPage, engines::language_tools::ToolsError> {
+        use engines::language_tools::{PdfCover, ScannedPage};
+        self.scans_read.borrow_mut().push(page);
+        self.asked.borrow_mut().push(language.map(str::to_owned));
+        if let Some(failure) = &self.failure {
+            return Err(failure.clone());
+        }
+        let cover = PdfCover { x_min: 70.0, y_min: 70.0, x_max: 502.0, y_max: 102.0, colour: [255, 255, 255] };
+        Ok(ScannedPage { language: self.language.into(), blocks: self.blocks(), covers: vec![cover] })
+    }
+
+    fn pdf_images(
+        &self,
+        _: &[u8],
+    ) -> Result<Vec<engines::language_tools::PdfImage>, engines::language_tools::ToolsError> {
+        let png = format::image::png_header(2, 2);
+        let image = engines::language_tools::PdfImage {
+            page: 0,
+            x_min: 72.0,
+            y_min: 300.0,
+            x_max: 172.0,
+            y_max: 400.0,
+            format: "png".into(),
+            data: png,
+        };
+        Ok(vec![image])
     }
 
     fn write_pdf(
@@ -329,8 +380,11 @@ impl format::LayoutTools for FakeTools {
     ) -> Result<Vec<u8>, engines::language_tools::ToolsError> {
         let mut written = pdf.to_vec();
         written.extend_from_slice(language.as_bytes());
-        for block in pages.iter().flat_map(|page| &page.blocks) {
-            written.extend_from_slice(format!("|{}", block.text).as_bytes());
+        for page in pages {
+            written.extend(page.covers.iter().map(|_| b'#'));
+            for block in &page.blocks {
+                written.extend_from_slice(format!("|{}", block.text).as_bytes());
+            }
         }
         Ok(written)
     }
@@ -465,6 +519,8 @@ fn a_pdf_asked_for_as_docx_is_downloaded_as_a_word_document() {
     assert!(file.bytes.starts_with(b"PK\x03\x04"), "a zip package");
     let cut = Format::Docx.cut(&file.bytes, "de").unwrap();
     assert_eq!(cut.pieces.iter().filter(|piece| piece.translate).count(), 2, "a paragraph per block");
+    let package = zip::ZipArchive::new(std::io::Cursor::new(&file.bytes)).unwrap();
+    assert!(package.file_names().any(|name| name == "word/media/image1.png"), "the PDF's picture is carried over");
     assert_eq!(charged(&fixture), 50_000);
 }
 
@@ -503,7 +559,56 @@ fn a_pdf_the_service_refuses_or_cannot_read_is_not_taken() {
     let down = FakeTools { failure: Some(ToolsError::Unavailable("refused".into())), ..FakeTools::reading("en", &[]) };
     let unread = read_layout(Engines { tools: Some(&down), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
     assert!(matches!(unread, DocumentError::ToolsUnavailable), "{unread:?}");
-    let scan = FakeTools::reading("en", &[]);
-    let scanned = read_layout(Engines { tools: Some(&scan), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
-    assert!(matches!(&scanned, DocumentError::Upload(UploadError::InvalidFile(why)) if why.contains("no text layer")));
+    let blank = FakeTools::reading("en", &[]);
+    let blank = read_layout(Engines { tools: Some(&blank), ..ENGINES }, pdf_upload(), Plan::Free).unwrap_err();
+    assert!(matches!(&blank, DocumentError::Upload(UploadError::InvalidFile(why)) if why.contains("no text")));
+}
+
+#[test]
+fn a_scanned_pdf_s_pages_are_read_by_ocr_one_per_slice_translated_and_written_over_their_covers() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Pro);
+    let tools = FakeTools { scans: 3, ..FakeTools::reading("en", &["Scanned report", "Sales grew."]) };
+    let engines = Engines { tools: Some(&tools), ..ENGINES };
+    let upload = read_layout(engines, pdf_upload(), Plan::Pro).unwrap();
+    assert_eq!(upload.cut.characters, 3 * format::pdf::SCANNED_PAGE_CHARACTERS);
+    let handle = create(&services, &who, upload).unwrap();
+    let (id, key) = (handle.document_id.as_str(), handle.document_key.as_str());
+    // A worker without time reads one page, saves it and stops; the next goes on from there.
+    assert!(work::advance(&services, engines, id, Duration::ZERO).unwrap());
+    assert_eq!(*tools.scans_read.borrow(), [2]);
+    let waiting = store::get(&fixture.db, id).unwrap().unwrap();
+    assert_eq!((waiting.status, waiting.units, waiting.units_done), (Status::Translating, 2, 0));
+    assert_eq!(status(&services, engines, &who, id, key).unwrap().status, Status::Done);
+    assert_eq!(*tools.scans_read.borrow(), [2, 3, 4], "each page once, counted from 1");
+    assert_eq!(*tools.asked.borrow(), vec![Some("en".to_owned()); 3], "in the source language given");
+    let file = download(&services, engines, &who, id, key).unwrap();
+    let written = String::from_utf8(file.bytes).unwrap();
+    let pages = written.strip_prefix("%PDF-1.7\n% a stand-in\nde").expect("written");
+    // Three pages of a cover and two blocks each.
+    assert_eq!(pages.matches('#').count(), 3, "{pages}");
+    assert_eq!(pages.split('|').count(), 1 + 6, "{pages}");
+    assert!(!pages.contains("Scanned report"), "translated: {pages}");
+    assert_eq!(charged(&fixture), 50_000, "three scanned pages bill 6,000 characters: the minimum");
+}
+
+#[test]
+fn a_scanned_page_the_service_cannot_read_ends_the_pdf_as_error_and_bills_nothing() {
+    let fixture = fixture();
+    let services = fixture.services();
+    let who = principal(&fixture, Plan::Free);
+    let tools = FakeTools { scans: 1, ..FakeTools::reading("en", &["Text"]) };
+    let upload = read_layout(Engines { tools: Some(&tools), ..ENGINES }, pdf_upload(), Plan::Free).unwrap();
+    let handle = create(&services, &who, upload).unwrap();
+    let refusal = engines::language_tools::ToolsError::Refused("the PDF cannot be read: it has no page 2".into());
+    let refusing = FakeTools { failure: Some(refusal), ..FakeTools::reading("en", &[]) };
+    let engines = Engines { tools: Some(&refusing), ..ENGINES };
+    let failed = status(&services, engines, &who, &handle.document_id, &handle.document_key).unwrap();
+    assert_eq!(failed.status, Status::Error);
+    assert_eq!(
+        failed.error_message.as_deref(),
+        Some("The document cannot be translated: the PDF cannot be read: it has no page 2")
+    );
+    assert_eq!((reserved(&fixture), charged(&fixture)), (0, 0));
 }

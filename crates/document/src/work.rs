@@ -2,8 +2,9 @@
 //! language once (when none was given), translates its pieces in batches, each batch saved
 //! with its lease renewed, and, after the last, puts the output together. An image is first
 //! read by OCR and cut (its pieces and the language it was read in saved together), and its
-//! output is painted; a PDF's output is written: all by the language-tools service, whose
-//! failures count as the engine's. It stops when its
+//! output is painted; a PDF's scanned pages are read by OCR first, a page at a time, each adding
+//! its pieces, and its output is written: all by the language-tools service, whose failures
+//! count as the engine's. It stops when its
 //! time budget is spent, giving the lease back, so that the next worker (the upload's work
 //! after its response, or any status or result call) goes on from the last batch saved.
 //!
@@ -177,6 +178,9 @@ impl Worker<'_, '_> {
                 None => return Ok(()),
             }
         }
+        if document.format == Format::Pdf && !self.read_scans(started, budget)? {
+            return Ok(());
+        }
         let source = match given {
             Some(code) => code,
             None => self.detect_source(request.target)?,
@@ -254,7 +258,35 @@ impl Worker<'_, '_> {
             return Err(same_language(language));
         }
         let cut = image::cut_read(&read);
-        Ok(store::add_pieces(db, &document.id, self.holder, &cut, language.code())?.then(|| language.code().to_owned()))
+        let until = unix_ms(self.services) + LEASE_MS;
+        let added = store::add_pieces(db, &document.id, self.holder, &cut, Some(language.code()), until)?;
+        Ok(added.then(|| language.code().to_owned()))
+    }
+
+    /// Reads a PDF's scanned pages that are not read yet by OCR, one at a time, each page's pieces
+    /// saved as soon as it is read. Answers `false` when this worker must stop: its time budget is
+    /// spent (the lease given back), or another worker holds the document now.
+    fn read_scans(&self, started: Instant, budget: Duration) -> Result<bool, Stop> {
+        let db = self.services.db;
+        let document = self.document;
+        let left = pdf::scans_left(&store::kept_pieces(db, &document.id)?)?;
+        if left.is_empty() {
+            return Ok(true);
+        }
+        let file = store::file(db, &document.id, store::FileKind::Source)?;
+        let given = document.source_lang.as_deref().and_then(catalogue::find).map(Language::base_code);
+        for page in left {
+            let read = self.tools()?.read_scanned_page(&file, page + 1, given)?;
+            let until = unix_ms(self.services) + LEASE_MS;
+            if !store::add_pieces(db, &document.id, self.holder, &pdf::cut_scanned(page, &read), None, until)? {
+                return Ok(false);
+            }
+            if started.elapsed() >= budget {
+                store::release(db, &document.id, self.holder)?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Detects the document's source language from its first pieces, and records it; a
@@ -293,7 +325,7 @@ impl Worker<'_, '_> {
             (Format::Pdf, Some(file)) => {
                 let pages = pdf::write_request(&outputs)?;
                 match document.options.output_format.as_deref() {
-                    Some("docx") => crate::format::pdf_to_docx(&pages)?,
+                    Some("docx") => crate::format::pdf_to_docx(&pages, &self.tools()?.pdf_images(&file)?)?,
                     _ => self.tools()?.write_pdf(&file, target.base_code(), &pages)?,
                 }
             }

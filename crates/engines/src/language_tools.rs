@@ -19,7 +19,9 @@
 //! <base64>, "language"?}` answers the paragraphs read with their lines' boxes, `POST /render
 //! {"image", "language", "paragraphs": [{"text", "lines"}]}` the image with them painted in.
 //! PDFs: `POST /pdf/read {"pdf": <base64>}` answers its pages' text blocks, `POST /pdf/write
-//! {"pdf", "language", "pages": [{"blocks": [...]}]}` the PDF with each block's new text.
+//! {"pdf", "language", "pages": [{"blocks": [...]}]}` the PDF with each block's new text, `POST
+//! /pdf/images {"pdf"}` the pictures its pages draw (`{"images": [{"page", "x_min", "y_min",
+//! "x_max", "y_max", "format", "data": <base64>}]}`).
 
 use std::time::Duration;
 
@@ -161,6 +163,10 @@ pub struct PdfBlock {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct PdfPage {
     pub blocks: Vec<PdfBlock>,
+    /// Whether the page is a scan (no text, an image drawn): its text is read by
+    /// [`LanguageTools::read_scanned_page`].
+    #[serde(default)]
+    pub scanned: bool,
 }
 
 /// What the service read of a PDF: every page, in order.
@@ -169,10 +175,66 @@ pub struct PdfLayout {
     pub pages: Vec<PdfPage>,
 }
 
-/// A page's blocks with their new texts, for writing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A page's blocks with their new texts, for writing, and the rectangles painted first.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PdfPageText {
     pub blocks: Vec<PdfBlock>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<PdfCover>,
+}
+
+/// A rectangle a scanned page's line is painted over with, in its background colour (points
+/// from the page's top-left corner; red, green, blue).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PdfCover {
+    pub x_min: f64,
+    pub y_min: f64,
+    pub x_max: f64,
+    pub y_max: f64,
+    pub colour: [u8; 3],
+}
+
+/// A scanned page read by OCR: the language read in (a catalogue base code), its paragraphs as
+/// blocks, and the covers of its lines.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ScannedPage {
+    pub language: String,
+    pub blocks: Vec<PdfBlock>,
+    pub covers: Vec<PdfCover>,
+}
+
+/// A picture a PDF page draws: its page (counted from 0), its box (points from the page's
+/// top-left corner, as a block's), its file's format (`png` or `jpeg`) and the file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PdfImage {
+    pub page: usize,
+    pub x_min: f64,
+    pub y_min: f64,
+    pub x_max: f64,
+    pub y_max: f64,
+    pub format: String,
+    /// The file (standard base64 on the wire).
+    #[serde(deserialize_with = "base64_data")]
+    pub data: Vec<u8>,
+}
+
+/// The bytes of a standard base64 string.
+fn base64_data<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    BASE64.decode(text.as_bytes()).map_err(serde::de::Error::custom)
+}
+
+#[derive(Deserialize)]
+struct PdfImagesAnswer {
+    images: Vec<PdfImage>,
+}
+
+#[derive(Serialize)]
+struct ScannedPageBody<'b> {
+    pdf: String,
+    page: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<&'b str>,
 }
 
 #[derive(Serialize)]
@@ -322,6 +384,31 @@ impl<'a> LanguageTools<'a> {
         let body = PdfBody { pdf: BASE64.encode(pdf), language: Some(language), pages: Some(pages) };
         let answer: PdfAnswer = self.post("/pdf/write", &body, PDF_TIMEOUT)?;
         BASE64.decode(answer.pdf.as_bytes()).map_err(|error| ToolsError::Invalid(format!("the PDF: {error}")))
+    }
+
+    /// Page `page` (counted from 1) of `pdf`, a scan, read by OCR in `language` (a base code) or
+    /// in the language the service finds.
+    pub fn read_scanned_page(
+        &self,
+        pdf: &[u8],
+        page: usize,
+        language: Option<&str>,
+    ) -> Result<ScannedPage, ToolsError> {
+        let body = ScannedPageBody { pdf: BASE64.encode(pdf), page, language };
+        let read: ScannedPage = self.post("/pdf/ocr", &body, IMAGE_TIMEOUT + PDF_TIMEOUT)?;
+        base_language(&read.language)?;
+        Ok(read)
+    }
+
+    /// The pictures `pdf`'s pages draw, page by page, with their boxes; only `png` and `jpeg`
+    /// files (the service extracts no other kind).
+    pub fn pdf_images(&self, pdf: &[u8]) -> Result<Vec<PdfImage>, ToolsError> {
+        let body = PdfBody { pdf: BASE64.encode(pdf), language: None, pages: None };
+        let answer: PdfImagesAnswer = self.post("/pdf/images", &body, PDF_TIMEOUT)?;
+        if let Some(image) = answer.images.iter().find(|image| !matches!(image.format.as_str(), "png" | "jpeg")) {
+            return Err(ToolsError::Invalid(format!("an image in the format {:?}", image.format)));
+        }
+        Ok(answer.images)
     }
 
     /// The languages the service detects and corrects (its `/health`, which needs no secret).
@@ -608,7 +695,78 @@ mod tests {
         let layout = tools.read_pdf(b"%PDF").unwrap();
         assert_eq!(layout.pages.len(), 2);
         assert_eq!(layout.pages[0].blocks[0].text, "Hello.");
-        let written = tools.write_pdf(b"%PDF", "de", &[PdfPageText { blocks: vec![block] }]).unwrap();
+        let written = tools.write_pdf(b"%PDF", "de", &[PdfPageText { blocks: vec![block], covers: vec![] }]).unwrap();
         assert_eq!(written, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_scanned_page_is_read_with_its_page_number_and_its_covers_go_back_with_the_page() {
+        let cover = PdfCover { x_min: 1.0, y_min: 2.0, x_max: 3.0, y_max: 4.0, colour: [250, 240, 230] };
+        let http = fake(move |request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            match request.url.as_str() {
+                "http://127.0.0.1:2740/pdf/ocr" => {
+                    assert_eq!((body["pdf"].as_str(), body["page"].as_u64()), (Some("JVBERg=="), Some(3)));
+                    assert_eq!(body.get("language"), None, "{body}");
+                    json(
+                        200,
+                        serde_json::json!({"language": "en", "blocks": [
+                            {"text": "Hello.", "font_size": 12.0, "x_min": 1.0, "y_min": 2.0, "x_max": 3.0, "y_max": 4.0}
+                        ], "covers": [{"x_min": 1.0, "y_min": 2.0, "x_max": 3.0, "y_max": 4.0, "colour": [250, 240, 230]}]}),
+                    )
+                }
+                _ => {
+                    assert_eq!(body["pages"][0]["covers"][0]["colour"], serde_json::json!([250, 240, 230]));
+                    assert!(body["pages"][1].get("covers").is_none(), "no covers, no field: {body}");
+                    json(200, serde_json::json!({"pdf": "AQID"}))
+                }
+            }
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let read = tools.read_scanned_page(b"%PDF", 3, None).unwrap();
+        assert_eq!((read.language.as_str(), read.blocks[0].text.as_str()), ("en", "Hello."));
+        assert_eq!(read.covers, [cover]);
+        let pages = [PdfPageText { blocks: read.blocks, covers: read.covers }, PdfPageText::default()];
+        assert_eq!(tools.write_pdf(b"%PDF", "de", &pages).unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_pdfs_images_come_with_their_pages_boxes_and_decoded_files() {
+        let http = fake(|request| {
+            assert_eq!(request.url, "http://127.0.0.1:2740/pdf/images");
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            assert_eq!(body, serde_json::json!({"pdf": "JVBERg=="}));
+            json(
+                200,
+                serde_json::json!({"images": [{"page": 1, "x_min": 56.7, "y_min": 98.0, "x_max": 146.7, "y_max": 158.0,
+                    "format": "png", "data": "iVBORw=="}]}),
+            )
+        });
+        let tools = LanguageTools::new(settings(), &http);
+        let images = tools.pdf_images(b"%PDF").unwrap();
+        let expected = PdfImage {
+            page: 1,
+            x_min: 56.7,
+            y_min: 98.0,
+            x_max: 146.7,
+            y_max: 158.0,
+            format: "png".into(),
+            data: b"\x89PNG".to_vec(),
+        };
+        assert_eq!(images, [expected]);
+
+        let gif = fake(|_| {
+            let image = serde_json::json!({"page": 0, "x_min": 0, "y_min": 0, "x_max": 1, "y_max": 1, "format": "gif", "data": ""});
+            json(200, serde_json::json!({"images": [image]}))
+        });
+        assert!(matches!(LanguageTools::new(settings(), &gif).pdf_images(b"%PDF"), Err(ToolsError::Invalid(_))));
+        let bad = fake(|_| {
+            let image = serde_json::json!({"page": 0, "x_min": 0, "y_min": 0, "x_max": 1, "y_max": 1, "format": "png", "data": "%%"});
+            json(200, serde_json::json!({"images": [image]}))
+        });
+        assert!(matches!(LanguageTools::new(settings(), &bad).pdf_images(b"%PDF"), Err(ToolsError::Invalid(_))));
+        let refused = fake(|_| json(400, serde_json::json!({"message": "the PDF cannot be read: damaged file"})));
+        let error = LanguageTools::new(settings(), &refused).pdf_images(b"%PDF").unwrap_err();
+        assert_eq!(error, ToolsError::Refused("the PDF cannot be read: damaged file".into()));
     }
 }

@@ -11,6 +11,8 @@
 //! * `pdf`: PDF translation with the sibling crate `pdf-document` (Poppler reads a PDF's text layout, the
 //!   translated PDF is written with embedded subset fonts): the fonts loaded for it, whether Poppler is
 //!   installed, and the base64 PDFs `/pdf/read` and `/pdf/write` take.
+//! * `scan`: scanned PDF pages (`/pdf/ocr`): a page rendered by Poppler is read by OCR, and its
+//!   paragraphs become blocks in points, with the line boxes `/pdf/write` paints over first.
 //! * `picture`: the images `/ocr` and `/render` take: base64, PNG or JPEG by magic bytes, size checked from
 //!   the header before decoding, and encoded back in the same format.
 //! * `protocol`: the request and response documents of the HTTP protocol.
@@ -27,6 +29,7 @@ pub mod pdf;
 pub mod picture;
 pub mod protocol;
 pub mod render;
+pub mod scan;
 pub mod server;
 
 #[cfg(test)]
@@ -40,10 +43,11 @@ pub use ocr::Ocr;
 pub use pdf::Pdf;
 pub use render::Fonts;
 
-/// The font files `/render` draws with unless told otherwise (Debian's fonts-dejavu-core and
-/// fonts-noto-cjk).
-pub const DEFAULT_FONTS: [&str; 2] =
-    ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"];
+/// The font files `/render` and `/pdf/write` draw with unless told otherwise: `pdf-document`'s
+/// (Debian's fonts-dejavu-core, fonts-noto-cjk and fonts-noto-core: DejaVu Sans and its bold face,
+/// Noto Sans CJK, and a Noto face for each script DejaVu lacks or draws badly). Missing files are
+/// skipped.
+pub const DEFAULT_FONTS: [&str; 22] = pdf_document::DEFAULT_FONT_PATHS;
 
 /// Every model the service answers with.
 pub struct Tools {

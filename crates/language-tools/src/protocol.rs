@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::detect::Detection;
 use crate::ocr::Paragraph;
 use crate::render::{BoxSpec, TextBlock};
-use pdf_document::{BlockText, PageText};
+use pdf_document::{BlockText, Cover, PageText};
 
 /// The most texts one request may carry.
 pub const MAX_TEXTS: usize = 50;
@@ -133,6 +133,32 @@ pub struct PdfWriteRequest {
     pub pages: Vec<PageText>,
 }
 
+/// `POST /pdf/ocr`'s body: `{"pdf": "<base64>", "page": 1, "language"?: "de"}`, the page counted from 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfOcrRequest {
+    pub pdf: String,
+    pub page: usize,
+    /// The language to read, lower case, when the caller knows it.
+    pub language: Option<String>,
+}
+
+impl PdfOcrRequest {
+    /// Reads the body; `Err` is the message of a 400.
+    pub fn parse(body: &[u8]) -> Result<PdfOcrRequest, String> {
+        let object = object(body)?;
+        let page = match object.get("page") {
+            None | Some(Value::Null) => return Err("Field 'page' is required".to_string()),
+            Some(value) => value
+                .as_u64()
+                .filter(|page| *page >= 1)
+                .and_then(|page| usize::try_from(page).ok())
+                .ok_or("Field 'page' must be a page number, counted from 1")?,
+        };
+        let language = language(&object)?.map(|code| code.to_ascii_lowercase());
+        Ok(PdfOcrRequest { pdf: pdf(&object)?, page, language })
+    }
+}
+
 impl PdfReadRequest {
     /// Reads the body; `Err` is the message of a 400.
     pub fn parse(body: &[u8]) -> Result<PdfReadRequest, String> {
@@ -212,7 +238,58 @@ fn page_text(index: usize, page: &Value) -> Result<PageText, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(PageText { blocks })
+    let covers = match page.get("covers") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(covers)) if covers.len() <= MAX_COVERS => covers
+            .iter()
+            .enumerate()
+            .map(|(cover_index, cover)| page_cover(&field, cover_index, cover))
+            .collect::<Result<_, _>>()?,
+        Some(Value::Array(covers)) => {
+            return Err(format!(
+                "Field '{field}.covers' holds {} rectangles; at most {MAX_COVERS} are allowed",
+                covers.len()
+            ));
+        }
+        Some(_) => return Err(format!("Field '{field}.covers' must be an array of rectangles")),
+    };
+    Ok(PageText { blocks, covers })
+}
+
+/// The most rectangles one page's `covers` may hold.
+pub const MAX_COVERS: usize = 10_000;
+
+/// One of a page's `covers`: `{"x_min": 1, "y_min": 2, "x_max": 3, "y_max": 4, "colour": [255, 255, 255]}`.
+fn page_cover(page_field: &str, index: usize, cover: &Value) -> Result<Cover, String> {
+    let field = format!("{page_field}.covers[{index}]");
+    let Value::Object(cover) = cover else {
+        return Err(format!("Field '{field}' must be an object with 'x_min', 'y_min', 'x_max', 'y_max' and 'colour'"));
+    };
+    let number = |name: &str| {
+        cover
+            .get(name)
+            .and_then(Value::as_f64)
+            .map(|value| value as f32)
+            .filter(|value| value.is_finite())
+            .ok_or_else(|| format!("Field '{field}.{name}' must be a number"))
+    };
+    let channel = |value: &Value| value.as_u64().and_then(|value| u8::try_from(value).ok());
+    let colour = match cover.get("colour") {
+        Some(Value::Array(channels)) if channels.len() == 3 => {
+            match (channel(&channels[0]), channel(&channels[1]), channel(&channels[2])) {
+                (Some(red), Some(green), Some(blue)) => [red, green, blue],
+                _ => return Err(format!("Field '{field}.colour' must be three integers from 0 to 255")),
+            }
+        }
+        _ => return Err(format!("Field '{field}.colour' must be three integers from 0 to 255")),
+    };
+    Ok(Cover {
+        x_min: number("x_min")?,
+        y_min: number("y_min")?,
+        x_max: number("x_max")?,
+        y_max: number("y_max")?,
+        colour,
+    })
 }
 
 fn image(object: &Map<String, Value>) -> Result<String, String> {
@@ -504,6 +581,23 @@ mod tests {
     }
 
     #[test]
+    fn reads_pdf_ocr_requests() {
+        let parsed = PdfOcrRequest::parse(br#"{"pdf": "JVBERi0=", "page": 2, "language": "DE"}"#);
+        assert_eq!(parsed, Ok(PdfOcrRequest { pdf: "JVBERi0=".into(), page: 2, language: Some("de".into()) }));
+        let parsed = PdfOcrRequest::parse(br#"{"pdf": "JVBERi0=", "page": 1}"#).unwrap();
+        assert_eq!(parsed.language, None);
+        for (body, expected) in [
+            (r#"{"pdf": "JVBERi0="}"#, "Field 'page' is required"),
+            (r#"{"pdf": "JVBERi0=", "page": 0}"#, "Field 'page' must be a page number, counted from 1"),
+            (r#"{"pdf": "JVBERi0=", "page": "1"}"#, "Field 'page' must be a page number, counted from 1"),
+            (r#"{"pdf": "JVBERi0=", "page": 1.5}"#, "Field 'page' must be a page number, counted from 1"),
+            (r#"{"page": 1}"#, "Field 'pdf' is required"),
+        ] {
+            assert_eq!(PdfOcrRequest::parse(body.as_bytes()), Err(expected.to_string()), "{body}");
+        }
+    }
+
+    #[test]
     fn reads_pdf_requests() {
         assert_eq!(PdfReadRequest::parse(br#"{"pdf": "JVBERi0="}"#), Ok(PdfReadRequest { pdf: "JVBERi0=".into() }));
         let write = PdfWriteRequest::parse(
@@ -515,7 +609,7 @@ mod tests {
         let expected = PdfWriteRequest {
             pdf: "JVBERi0=".into(),
             language: "de".into(),
-            pages: vec![PageText { blocks: vec![] }, PageText { blocks: vec![block] }],
+            pages: vec![PageText { blocks: vec![], covers: vec![] }, PageText { blocks: vec![block], covers: vec![] }],
         };
         assert_eq!(write, Ok(expected));
         let block = |block: &str| {

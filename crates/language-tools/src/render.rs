@@ -9,16 +9,22 @@
 //! a text that does not fit is drawn smaller, in steps down to 60 %, and then given extra lines below
 //! (clipped at the image's edge). Words wrap at spaces; Chinese and Japanese at any character.
 //!
-//! There is no shaping: every character is one glyph, drawn left to right, so scripts that need shaping
-//! (Arabic, Hebrew, Thai, the Indic scripts) come out unjoined and in logical order. Glyphs come from the
-//! language's font (the Noto Sans CJK face for Japanese, Korean and Chinese, otherwise the first font that
-//! is not CJK, DejaVu Sans by default), falling back per character to the CJK face and then to every other
-//! loaded font. Anti-aliased coverage is blended onto the pixels.
+//! The text is shaped by pdf-document's [`shape`] module (rustybuzz, a port of HarfBuzz): it is cut into
+//! runs of one face, script and direction, each run shaped (Arabic joining, Indic vowel signs and
+//! conjuncts, Thai marks, kerning), and drawn glyph by glyph at the shaped positions. Right-to-left
+//! paragraphs (Arabic, Hebrew, Persian, Urdu, by the language or by their first strong letter) are wrapped
+//! in logical order, each line put in visual order by the Unicode Bidirectional Algorithm and
+//! right-aligned in the paragraph's width. Faces come from the language's font (the Noto Sans CJK face for
+//! Japanese, Korean and Chinese, otherwise the first font that is not CJK, DejaVu Sans by default),
+//! falling back per character to the CJK face and then to every other loaded font; letters of a script
+//! with a face of its own (Noto Sans Arabic, Hebrew, Thai, Devanagari, ...) take that face first.
+//! Anti-aliased coverage is blended onto the pixels.
 
 use std::path::PathBuf;
 
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, point};
 use image::{DynamicImage, Rgba, RgbaImage};
+use pdf_document::shape::{self, Cluster, Shaper};
 
 /// How far each line box is grown when it is covered with the background.
 pub const GROW: u32 = 2;
@@ -46,6 +52,9 @@ pub struct TextBlock {
 struct Face {
     name: String,
     font: FontRef<'static>,
+    /// The font file's bytes and the face's index in it, for the shaper.
+    data: &'static [u8],
+    index: u32,
     /// `ascent - descent` per em: turns an em size into ab_glyph's [`PxScale`].
     height_per_em: f32,
     /// The CJK region a Noto Sans CJK face is for (`JP`, `KR`, `SC`, `TC`, `HK`); `None` otherwise.
@@ -56,10 +65,6 @@ struct Face {
 impl Face {
     fn scale(&self, em: f32) -> PxScale {
         PxScale::from(em * self.height_per_em)
-    }
-
-    fn has(&self, character: char) -> bool {
-        self.font.glyph_id(character) != GlyphId(0)
     }
 
     /// How far `character`'s ink reaches above and below the baseline, per em.
@@ -77,6 +82,8 @@ impl Face {
 /// The fonts `/render` draws with, loaded once at start-up.
 pub struct Fonts {
     faces: Vec<Face>,
+    /// The same faces parsed for shaping (`None` only when none is loaded).
+    shaper: Option<Shaper<'static>>,
 }
 
 impl Fonts {
@@ -113,13 +120,14 @@ impl Fonts {
                     .split_once("CJK ")
                     .map(|(_, region)| region.split_whitespace().next().unwrap_or("").to_string());
                 let monospace = name.contains("Mono");
-                faces.push(Face { name, font, height_per_em, cjk, monospace });
+                faces.push(Face { name, font, data, index, height_per_em, cjk, monospace });
             }
             if faces.len() == before {
                 tracing::warn!(path = %path.display(), "font file skipped: no face could be read");
             }
         }
-        Fonts { faces }
+        let shaper = Shaper::new(faces.iter().map(|face| (face.data, face.index)));
+        Fonts { faces, shaper }
     }
 
     /// Whether any face is loaded (`/render` answers 503 otherwise).
@@ -132,8 +140,9 @@ impl Fonts {
         self.faces.iter().map(|face| face.name.as_str()).collect()
     }
 
-    /// The faces for `language`, the preferred first: the language's own, the CJK face, then all others.
-    fn chain(&self, language: &str) -> Vec<&Face> {
+    /// The faces for `language` (indices), the preferred first: the language's own, the CJK face, then
+    /// all others.
+    fn chain(&self, language: &str) -> Vec<usize> {
         let region = cjk_region(language);
         let cjk_face =
             |region: &str| self.faces.iter().position(|face| face.cjk.as_deref() == Some(region) && !face.monospace);
@@ -146,11 +155,7 @@ impl Fonts {
         order.extend(cjk_face(region.unwrap_or("SC")).or_else(any_cjk));
         order.extend(0..self.faces.len());
         let mut seen = vec![false; self.faces.len()];
-        order
-            .into_iter()
-            .filter(|&index| !std::mem::replace(&mut seen[index], true))
-            .map(|index| &self.faces[index])
-            .collect()
+        order.into_iter().filter(|&index| !std::mem::replace(&mut seen[index], true)).collect()
     }
 }
 
@@ -170,9 +175,9 @@ fn cjk_region(language: &str) -> Option<&'static str> {
 
 /// The colours sampled for a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Colours {
-    background: Rgba<u8>,
-    text: Rgba<u8>,
+pub(crate) struct Colours {
+    pub background: Rgba<u8>,
+    pub text: Rgba<u8>,
 }
 
 /// Paints `blocks` into `image` (see the module documentation); `language` is the new text's.
@@ -196,10 +201,16 @@ pub fn render(image: &DynamicImage, language: &str, blocks: &[TextBlock], fonts:
             fill(&mut canvas, *line, GROW, colours.background);
         }
     }
-    if !chain.is_empty() {
-        let cjk = cjk_region(language).is_some_and(|region| region != "KR");
+    if let (false, Some(shaper)) = (chain.is_empty(), &fonts.shaper) {
+        let script = Script {
+            faces: &fonts.faces,
+            shaper,
+            chain: &chain,
+            cjk: cjk_region(language).is_some_and(|region| region != "KR"),
+            rtl: pdf_document::is_rtl_language(language),
+        };
         for ((lines, text), colours) in blocks.iter().zip(&colours) {
-            draw_paragraph(&mut canvas, &chain, lines, text, colours.text, cjk);
+            draw_paragraph(&mut canvas, &script, lines, text, colours.text);
         }
     }
     if had_alpha {
@@ -218,7 +229,7 @@ fn clamp(line: BoxSpec, width: u32, height: u32) -> Option<BoxSpec> {
     Some(BoxSpec { left: line.left, top: line.top, width: right - line.left, height: bottom - line.top })
 }
 
-fn sample(canvas: &RgbaImage, lines: &[BoxSpec]) -> Colours {
+pub(crate) fn sample(canvas: &RgbaImage, lines: &[BoxSpec]) -> Colours {
     let (width, height) = canvas.dimensions();
     // The background: the most common colour (by 16 levels a channel) of the ring 1..=3 px outside each box,
     // as the mean of the ring's pixels of that colour.
@@ -307,37 +318,29 @@ fn fill(canvas: &mut RgbaImage, line: BoxSpec, grow: u32, colour: Rgba<u8>) {
     }
 }
 
-/// A character's glyph: the face it comes from and its id there.
-struct Shaped<'a> {
-    character: char,
-    face: &'a Face,
-    id: GlyphId,
+/// How a paragraph's text is set: the faces, their shaper and order, and the language's ways.
+struct Script<'f> {
+    faces: &'f [Face],
+    shaper: &'f Shaper<'static>,
+    /// The faces' fallback order, the language's first.
+    chain: &'f [usize],
+    /// Chinese or Japanese: lines break between any two characters.
+    cjk: bool,
+    /// A right-to-left language: paragraphs run right to left whatever their first letter.
+    rtl: bool,
 }
 
-fn pick<'a>(chain: &[&'a Face], character: char) -> Shaped<'a> {
-    let face = chain.iter().find(|face| face.has(character)).unwrap_or(&chain[0]);
-    Shaped { character, face, id: face.font.glyph_id(character) }
-}
-
-fn advance(glyphs: &[Shaped<'_>], em: f32) -> f32 {
-    let mut width = 0.0;
-    for (index, glyph) in glyphs.iter().enumerate() {
-        let scale = glyph.face.scale(em);
-        let scaled = ab_glyph::Font::as_scaled(&glyph.face.font, scale);
-        width += ab_glyph::ScaleFont::h_advance(&scaled, glyph.id);
-        if let Some(next) = glyphs.get(index + 1).filter(|next| std::ptr::eq(next.face, glyph.face)) {
-            width += ab_glyph::ScaleFont::kern(&scaled, glyph.id, next.id);
-        }
-    }
-    width
+/// The width of shaped clusters at `em` px per em.
+fn advance(clusters: &[Cluster], em: f32) -> f32 {
+    clusters.iter().map(|cluster| cluster.width).sum::<f32>() * em
 }
 
 /// The text cut into lines at most `width` px wide at `em` px per em: at spaces (any character for `cjk`).
 /// A word wider than a line gets a line of its own, running past `width` up to `hard_width` (the image's
 /// edge), and is cut only beyond that.
-fn wrap<'a>(glyphs: Vec<Shaped<'a>>, em: f32, width: f32, hard_width: f32, cjk: bool) -> Vec<Vec<Shaped<'a>>> {
-    // Units that are never split: words with their following spaces, or single characters for CJK.
-    let mut units: Vec<Vec<Shaped<'a>>> = Vec::new();
+fn wrap(glyphs: Vec<Cluster>, em: f32, width: f32, hard_width: f32, cjk: bool) -> Vec<Vec<Cluster>> {
+    // Units that are never split: words with their following spaces, or single clusters for CJK.
+    let mut units: Vec<Vec<Cluster>> = Vec::new();
     for glyph in glyphs {
         let space = glyph.character.is_whitespace();
         let starts = match units.last() {
@@ -360,11 +363,11 @@ fn wrap<'a>(glyphs: Vec<Shaped<'a>>, em: f32, width: f32, hard_width: f32, cjk: 
             last.push(glyph);
         }
     }
-    let trimmed_width = |glyphs: &[Shaped<'_>]| {
+    let trimmed_width = |glyphs: &[Cluster]| {
         let end = glyphs.iter().rposition(|glyph| !glyph.character.is_whitespace()).map_or(0, |index| index + 1);
         advance(&glyphs[..end], em)
     };
-    let mut lines: Vec<Vec<Shaped<'a>>> = vec![Vec::new()];
+    let mut lines: Vec<Vec<Cluster>> = vec![Vec::new()];
     for unit in units {
         let unit_width = trimmed_width(&unit);
         let current = lines.last_mut().expect("a line");
@@ -402,15 +405,15 @@ fn is_closing(character: char) -> bool {
     "、。，．,.！？!?：；:;）)」』】〕〉》”’ー…・々ぁぃぅぇぉっゃゅょァィゥェォッャュョ".contains(character)
 }
 
-fn draw_paragraph(canvas: &mut RgbaImage, chain: &[&Face], lines: &[BoxSpec], text: &str, colour: Rgba<u8>, cjk: bool) {
+fn draw_paragraph(canvas: &mut RgbaImage, script: &Script<'_>, lines: &[BoxSpec], text: &str, colour: Rgba<u8>) {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if text.is_empty() {
         return;
     }
-    let primary = chain[0];
+    let primary = &script.faces[script.chain[0]];
     // The boxes' ink spans from the tallest letters' tops to the descenders' bottoms (for CJK text, the
     // ideographs' height): the em size that gives the median box that span.
-    let (above, below) = if cjk || primary.cjk.is_some() {
+    let (above, below) = if script.cjk || primary.cjk.is_some() {
         primary.ink('国').or_else(|| primary.ink('H')).unwrap_or((0.88, 0.12))
     } else {
         let (above, _) = primary.ink('H').unwrap_or((0.73, 0.0));
@@ -432,11 +435,12 @@ fn draw_paragraph(canvas: &mut RgbaImage, chain: &[&Face], lines: &[BoxSpec], te
     let width = lines.iter().map(|line| line.width).max().unwrap_or(1) as f32;
     let hard_width = canvas.width().saturating_sub(first.left) as f32;
 
+    // Shaped once: the clusters' widths scale with the size.
+    let shaped = script.shaper.shape(&text, script.chain, script.rtl);
     let mut chosen = None;
     for step in SHRINK_STEPS {
         let em = base_em * step;
-        let glyphs: Vec<Shaped<'_>> = text.chars().map(|character| pick(chain, character)).collect();
-        let wrapped = wrap(glyphs, em, width, hard_width, cjk);
+        let wrapped = wrap(shaped.clusters.clone(), em, width, hard_width, script.cjk);
         let fits = wrapped.len() <= lines.len() && wrapped.iter().all(|line| advance(line, em) <= width + 0.5);
         chosen = Some((em, wrapped));
         if fits {
@@ -451,17 +455,33 @@ fn draw_paragraph(canvas: &mut RgbaImage, chain: &[&Face], lines: &[BoxSpec], te
         if top >= canvas.height() as f32 {
             break;
         }
-        draw_line(canvas, line, em, first.left as f32, top + baseline_offset, colour);
+        // A right-to-left line ends at the paragraph's right edge (or starts at its left one when wider).
+        let left =
+            if shaped.rtl { (first.left as f32 + width - advance(line, em)).max(0.0) } else { first.left as f32 };
+        draw_line(canvas, script.faces, line, em, left, top + baseline_offset, colour);
     }
 }
 
-fn draw_line(canvas: &mut RgbaImage, glyphs: &[Shaped<'_>], em: f32, left: f32, baseline: f32, colour: Rgba<u8>) {
+/// Draws a line's clusters in visual order from `left`, each glyph at its shaped position.
+fn draw_line(
+    canvas: &mut RgbaImage,
+    faces: &[Face],
+    clusters: &[Cluster],
+    em: f32,
+    left: f32,
+    baseline: f32,
+    colour: Rgba<u8>,
+) {
     let (width, height) = canvas.dimensions();
+    let levels: Vec<u8> = clusters.iter().map(|cluster| cluster.level).collect();
     let mut x = left;
-    for (index, glyph) in glyphs.iter().enumerate() {
-        let scale = glyph.face.scale(em);
-        let positioned = glyph.id.with_scale_and_position(scale, point(x, baseline));
-        if let Some(outlined) = glyph.face.font.outline_glyph(positioned) {
+    for index in shape::visual_order(&levels) {
+        for glyph in &clusters[index].glyphs {
+            let face = &faces[glyph.face];
+            let position = point(x + glyph.x_offset * em, baseline - glyph.y_offset * em);
+            x += glyph.advance * em;
+            let positioned = GlyphId(glyph.id).with_scale_and_position(face.scale(em), position);
+            let Some(outlined) = face.font.outline_glyph(positioned) else { continue };
             let bounds = outlined.px_bounds();
             outlined.draw(|gx, gy, coverage| {
                 let px = bounds.min.x as i64 + i64::from(gx);
@@ -478,11 +498,6 @@ fn draw_line(canvas: &mut RgbaImage, glyphs: &[Shaped<'_>], em: f32, left: f32, 
                 let alpha = f32::from(pixel[3]);
                 pixel[3] = (alpha + (255.0 - alpha) * coverage).round() as u8;
             });
-        }
-        x += advance(&glyphs[index..=index], em);
-        if let Some(next) = glyphs.get(index + 1).filter(|next| std::ptr::eq(next.face, glyph.face)) {
-            let scaled = ab_glyph::Font::as_scaled(&glyph.face.font, scale);
-            x += ab_glyph::ScaleFont::kern(&scaled, glyph.id, next.id);
         }
     }
 }
@@ -509,11 +524,24 @@ pub(crate) mod tests {
         })
     }
 
+    /// The faces of `text`'s clusters when set in `language`.
+    fn faces_of(fonts: &Fonts, language: &str, text: &str) -> Vec<String> {
+        let chain = fonts.chain(language);
+        let shaped = fonts.shaper.as_ref().unwrap().shape(text, &chain, false);
+        shaped.clusters.iter().map(|cluster| fonts.faces[cluster.glyphs[0].face].name.clone()).collect()
+    }
+
+    /// Shapes `text` in the fonts' order for `language`.
+    fn clusters(fonts: &Fonts, language: &str, text: &str) -> Vec<Cluster> {
+        fonts.shaper.as_ref().unwrap().shape(text, &fonts.chain(language), false).clusters
+    }
+
     #[test]
     fn fonts_are_chosen_by_language() {
         let fonts = fonts();
-        let names =
-            |language: &str| fonts.chain(language).iter().take(2).map(|face| face.name.clone()).collect::<Vec<_>>();
+        let names = |language: &str| {
+            fonts.chain(language).iter().take(2).map(|&index| fonts.faces[index].name.clone()).collect::<Vec<_>>()
+        };
         assert_eq!(names("de"), ["DejaVu Sans", "Noto Sans CJK SC"]);
         assert_eq!(names("ja"), ["Noto Sans CJK JP", "DejaVu Sans"]);
         assert_eq!(names("ko")[0], "Noto Sans CJK KR");
@@ -521,19 +549,19 @@ pub(crate) mod tests {
         assert_eq!(names("zh-hant")[0], "Noto Sans CJK TC");
         assert_eq!(fonts.chain("de").len(), fonts.names().len());
         // Per-character fallback: DejaVu has no ideographs.
-        let chain = fonts.chain("de");
-        assert_eq!(pick(&chain, 'a').face.name, "DejaVu Sans");
-        assert_eq!(pick(&chain, '海').face.name, "Noto Sans CJK SC");
+        assert_eq!(faces_of(fonts, "de", "a海"), ["DejaVu Sans", "Noto Sans CJK SC"]);
         // A missing file is skipped.
         assert!(Fonts::load(&[PathBuf::from("/nonexistent/font.ttf")]).is_empty());
     }
 
     #[test]
     fn wraps_at_spaces_and_cjk_at_any_character() {
-        let chain = fonts().chain("en");
-        let glyphs = |text: &str| text.chars().map(|character| pick(&chain, character)).collect::<Vec<_>>();
-        let text = |lines: Vec<Vec<Shaped<'_>>>| {
-            lines.iter().map(|line| line.iter().map(|glyph| glyph.character).collect::<String>()).collect::<Vec<_>>()
+        let glyphs = |text: &str| clusters(fonts(), "en", text);
+        let text = |lines: Vec<Vec<Cluster>>| {
+            lines
+                .iter()
+                .map(|line| line.iter().map(|cluster| cluster.text.as_str()).collect::<String>())
+                .collect::<Vec<_>>()
         };
         let one_word = advance(&glyphs("going"), 20.0);
         let lines = wrap(glyphs("we are going to the beach"), 20.0, one_word * 2.0, 0.0, false);
@@ -543,8 +571,7 @@ pub(crate) mod tests {
         assert_eq!(text(lines), ["a", "incomprehensibilities", "b"]);
         let lines = wrap(glyphs("incomprehensibilities"), 20.0, one_word, one_word * 1.5, false);
         assert!(text(lines).len() > 2);
-        let chain = fonts().chain("ja");
-        let glyphs = |text: &str| text.chars().map(|character| pick(&chain, character)).collect::<Vec<_>>();
+        let glyphs = |text: &str| clusters(fonts(), "ja", text);
         let lines = wrap(glyphs("友達と海に行きます。"), 20.0, 20.0 * 3.5, 0.0, true);
         // Three characters a line, the full stop kept with the character before it rather than
         // starting a line.
@@ -618,6 +645,95 @@ pub(crate) mod tests {
         assert!(matches!(rendered, DynamicImage::ImageRgba8(_)));
         let dark = rendered.to_rgba8().pixels().filter(|pixel| pixel[0] < 100).count();
         assert!(dark > 100, "{dark}");
+    }
+
+    /// Every default font, loaded once per test binary: the Noto faces need fonts-noto-core.
+    fn all_fonts() -> &'static Fonts {
+        static FONTS: OnceLock<Fonts> = OnceLock::new();
+        FONTS.get_or_init(|| {
+            let fonts = Fonts::load(&crate::DEFAULT_FONTS.map(PathBuf::from));
+            let names = fonts.names();
+            for needed in [
+                "Noto Naskh Arabic Regular",
+                "Noto Sans Hebrew Regular",
+                "Noto Sans Thai Regular",
+                "Noto Sans Devanagari Regular",
+            ] {
+                assert!(names.contains(&needed), "install fonts-noto-core: {names:?}");
+            }
+            fonts
+        })
+    }
+
+    /// Renders `text` in black on white into two line boxes and reads it back with Tesseract's `pack`.
+    fn render_and_read(text: &str, language: &str, pack: &str) -> (RgbaImage, String) {
+        let canvas = DynamicImage::ImageRgb8(image::RgbImage::from_pixel(900, 220, image::Rgb([255, 255, 255])));
+        let lines = vec![
+            BoxSpec { left: 40, top: 40, width: 800, height: 44 },
+            BoxSpec { left: 40, top: 110, width: 800, height: 44 },
+        ];
+        let rendered = render(&canvas, language, &[TextBlock { text: text.to_string(), lines }], all_fonts());
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("rendered.png");
+        rendered.save(&path).unwrap();
+        if let Ok(dump) = std::env::var("RENDER_DUMP") {
+            rendered.save(std::path::Path::new(&dump).join(format!("render-{language}.png"))).unwrap();
+        }
+        let output = std::process::Command::new("tesseract")
+            .arg(&path)
+            .args(["-", "-l", pack, "--psm", "6"])
+            .output()
+            .expect("install tesseract-ocr");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        (rendered.to_rgba8(), String::from_utf8(output.stdout).unwrap())
+    }
+
+    /// The share of `text`'s words that Tesseract's reading holds (spaces and direction marks aside,
+    /// as Tesseract spaces Thai and right-to-left text its own way; it writes Thai sara am as nikhahit
+    /// and sara aa).
+    fn share_read(text: &str, read: &str) -> f32 {
+        let read = read.replace("\u{0E4D}\u{0E32}", "\u{0E33}");
+        let read: String = read
+            .chars()
+            .filter(|character| !character.is_whitespace() && !('\u{200E}'..='\u{200F}').contains(character))
+            .filter(|character| !('\u{202A}'..='\u{202E}').contains(character))
+            .collect();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        words.iter().filter(|word| read.contains(*word)).count() as f32 / words.len() as f32
+    }
+
+    #[test]
+    fn arabic_is_joined_right_to_left_and_reads_back() {
+        let text = "مرحبا بكم في التقرير السنوي للشركة";
+        let (_, read) = render_and_read(text, "ar", "ara");
+        assert!(share_read(text, &read) >= 0.66, "{read}");
+    }
+
+    #[test]
+    fn hebrew_is_right_aligned_and_reads_back() {
+        let text = "שלום וברוכים הבאים לדוח השנתי";
+        let (rendered, read) = render_and_read(text, "he", "heb");
+        assert!(share_read(text, &read) >= 0.66, "{read}");
+        // The line ends at the box's right edge (840 px), not its left.
+        let inked: Vec<u32> = (0..900).filter(|&x| (40..90).any(|y| rendered.get_pixel(x, y)[0] < 128)).collect();
+        let (first, last) = (inked[0], inked[inked.len() - 1]);
+        assert!((825..=842).contains(&last), "{first}..{last}");
+        assert!(first > 100, "{first}..{last}");
+    }
+
+    #[test]
+    fn thai_is_drawn_with_its_marks_and_reads_back() {
+        let text = "ยินดีต้อนรับ สู่รายงาน ประจำปี ของบริษัท";
+        let (_, read) = render_and_read(text, "th", "tha");
+        assert!(share_read(text, &read) >= 0.66, "{read}");
+    }
+
+    #[test]
+    fn script_letters_take_their_noto_face() {
+        let fonts = all_fonts();
+        assert_eq!(faces_of(fonts, "de", "aש"), ["DejaVu Sans", "Noto Sans Hebrew Regular"]);
+        assert_eq!(faces_of(fonts, "ar", "ب")[0], "Noto Naskh Arabic Regular");
+        assert_eq!(faces_of(fonts, "hi", "क")[0], "Noto Sans Devanagari Regular");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The HTTP server: routing, the shared secret, body limits, the worker pool, and JSON answers.
 //!
-//! `GET /health` needs no secret; `POST /detect`, `/correct`, `/ocr`, `/render`, `/pdf/read` and
-//! `/pdf/write` need `Authorization: Bearer <secret>`. Every answer is JSON, errors `{"message": ...}`.
+//! `GET /health` needs no secret; `POST /detect`, `/correct`, `/ocr`, `/render` and the `/pdf/` paths
+//! (`read`, `ocr`, `images`, `write`; `/pdf/images` in the child module `pdf_images`) need
+//! `Authorization: Bearer <secret>`. Every answer is JSON, errors `{"message": ...}`.
 //! Bodies are at most 1 MiB, 8 MiB for the image paths and 48 MiB for the PDF paths. The models' work
 //! (Poppler and the PDF writer too) runs on tokio's blocking threads, at most `workers` requests at a time
 //! (a semaphore), so a slow request never blocks the accept loop and the machine is never oversubscribed. A connection that sends no complete request head within the header
@@ -28,13 +29,15 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::Tools;
-use crate::ocr::OcrError;
+use crate::ocr::{OcrError, Recognised};
 use crate::picture::{self, Picture};
 use crate::protocol::{
     CorrectRequest, CorrectResponse, DetectRequest, DetectResponse, ErrorBody, Health, OcrRequest, OcrResponse,
-    PdfReadRequest, PdfWriteRequest, PdfWriteResponse, RenderRequest, RenderResponse,
+    PdfOcrRequest, PdfReadRequest, PdfWriteRequest, PdfWriteResponse, RenderRequest, RenderResponse,
 };
 use pdf_document::PdfError;
+
+mod pdf_images;
 
 /// The largest request body accepted (413 above it).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -193,6 +196,8 @@ where
         "/render" => ("/render", Method::POST),
         "/pdf/read" => ("/pdf/read", Method::POST),
         "/pdf/write" => ("/pdf/write", Method::POST),
+        "/pdf/ocr" => ("/pdf/ocr", Method::POST),
+        "/pdf/images" => ("/pdf/images", Method::POST),
         other => return Err(RequestError::NotFound(other.to_string())),
     };
     let method = request.method().clone();
@@ -215,7 +220,7 @@ where
     }
     let limit = match path {
         "/ocr" | "/render" => MAX_IMAGE_BODY_BYTES,
-        "/pdf/read" | "/pdf/write" => MAX_PDF_BODY_BYTES,
+        "/pdf/read" | "/pdf/write" | "/pdf/ocr" | "/pdf/images" => MAX_PDF_BODY_BYTES,
         _ => MAX_BODY_BYTES,
     };
     let body = read_body(app, request, limit).await?;
@@ -223,6 +228,8 @@ where
         "/ocr" => ocr(app, &body).await,
         "/pdf/read" => pdf_read(app, body).await,
         "/pdf/write" => pdf_write(app, body).await,
+        "/pdf/ocr" => pdf_ocr(app, body).await,
+        "/pdf/images" => pdf_images::pdf_images(app, body).await,
         "/render" => render(app, &body).await,
         "/detect" => {
             let DetectRequest { texts, among } = DetectRequest::parse(&body).map_err(RequestError::BadRequest)?;
@@ -262,33 +269,41 @@ async fn ocr(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, Reque
     if !app.tools.ocr.available() {
         return Err(RequestError::Unavailable(OcrError::Unavailable.to_string()));
     }
-    let language =
-        match language {
-            None => None,
-            Some(code) => {
-                Some(
-                    app.tools.ocr.languages().iter().copied().find(|known| *known == code).ok_or_else(|| {
-                        RequestError::BadRequest(format!("Language '{code}' is not supported for OCR"))
-                    })?,
-                )
-            }
-        };
+    let language = language.map(|code| ocr_language(app, &code)).transpose()?;
     let picture = Picture::from_base64(&image).map_err(|error| RequestError::BadRequest(error.to_string()))?;
     drop(image);
     let (width, height) = (picture.width, picture.height);
-    let recognised = run_blocking(app, move |tools| {
-        // The detector chooses among the languages Tesseract can read again.
-        let among: Vec<String> = tools
-            .ocr
-            .languages()
-            .iter()
-            .filter(|code| tools.detector.languages().contains(code))
-            .map(|code| code.to_string())
-            .collect();
-        tools.ocr.recognise(&picture, language, |text| tools.detect(text, Some(&among)).language)
-    })
-    .await?
-    .map_err(|error| match error {
+    let recognised = run_blocking(app, move |tools| recognise(tools, &picture, language)).await?.map_err(ocr_error)?;
+    let response = OcrResponse { language: recognised.language, width, height, paragraphs: recognised.paragraphs };
+    Ok(json(StatusCode::OK, &response))
+}
+
+/// `language`, a code `/ocr` and `/pdf/ocr` may be asked to read in: one with an installed pack.
+fn ocr_language(app: &App, code: &str) -> Result<&'static str, RequestError> {
+    app.tools
+        .ocr
+        .languages()
+        .iter()
+        .copied()
+        .find(|known| *known == code)
+        .ok_or_else(|| RequestError::BadRequest(format!("Language '{code}' is not supported for OCR")))
+}
+
+/// Reads `picture` in `language`, or in the language the detector finds among those Tesseract can read.
+fn recognise(tools: &Tools, picture: &Picture, language: Option<&'static str>) -> Result<Recognised, OcrError> {
+    let among: Vec<String> = tools
+        .ocr
+        .languages()
+        .iter()
+        .filter(|code| tools.detector.languages().contains(code))
+        .map(|code| code.to_string())
+        .collect();
+    tools.ocr.recognise(picture, language, |text| tools.detect(text, Some(&among)).language)
+}
+
+/// The answer to OCR that failed: an unreadable image is 400, one too slow to read 422.
+fn ocr_error(error: OcrError) -> RequestError {
+    match error {
         OcrError::Unavailable => RequestError::Unavailable(error.to_string()),
         OcrError::Unreadable(_) => RequestError::BadRequest(error.to_string()),
         OcrError::Timeout(_) => RequestError::Unprocessable(error.to_string()),
@@ -296,9 +311,7 @@ async fn ocr(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, Reque
             tracing::error!(%error, "OCR failed");
             RequestError::Internal
         }
-    })?;
-    let response = OcrResponse { language: recognised.language, width, height, paragraphs: recognised.paragraphs };
-    Ok(json(StatusCode::OK, &response))
+    }
 }
 
 /// `POST /render`: the image with the paragraphs' new text painted over their old lines.
@@ -382,6 +395,33 @@ async fn pdf_write(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>,
     .await?
     .map_err(pdf_error)?;
     Ok(json(StatusCode::OK, &PdfWriteResponse { pdf: picture::to_base64(&written) }))
+}
+
+/// `POST /pdf/ocr`: one scanned page read by OCR: Poppler renders it (`pdf_document::rasterise`), Tesseract
+/// reads it as `/ocr` reads an image, and its paragraphs come back as blocks in points with the covers
+/// `/pdf/write` paints over the scanned lines ([`crate::scan`]).
+async fn pdf_ocr(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
+    let PdfOcrRequest { pdf, page, language } = PdfOcrRequest::parse(&body).map_err(RequestError::BadRequest)?;
+    drop(body);
+    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+    drop(pdf);
+    if !app.tools.pdf.available {
+        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
+    }
+    if !app.tools.ocr.available() {
+        return Err(RequestError::Unavailable(OcrError::Unavailable.to_string()));
+    }
+    let language = language.map(|code| ocr_language(app, &code)).transpose()?;
+    let scanned = run_blocking(app, move |tools| {
+        let raster = pdf_document::rasterise(&bytes, page, &pdf_document::Limits::default()).map_err(pdf_error)?;
+        drop(bytes);
+        let picture = Picture::from_bytes(raster.png).map_err(|error| RequestError::BadRequest(error.to_string()))?;
+        let image = picture.decode().map_err(|error| RequestError::BadRequest(error.to_string()))?.to_rgba8();
+        let recognised = recognise(tools, &picture, language).map_err(ocr_error)?;
+        Ok::<_, RequestError>(crate::scan::scanned_page(recognised, &image, raster.dpi))
+    })
+    .await??;
+    Ok(json(StatusCode::OK, &scanned))
 }
 
 /// The answer to a PDF that could not be read or written: the file's own faults are 400 (their messages
@@ -1050,17 +1090,22 @@ mod tests {
                     "<html><body><h1 style=\"font-size:20pt\">{HEADING}</h1>\
                      <p style=\"font-size:12pt\">{PARAGRAPH}</p></body></html>"
                 );
-                std::fs::write(directory.path().join("document.html"), html).expect("written");
-                let profile = format!("-env:UserInstallation=file://{}", directory.path().join("profile").display());
-                let output = Command::new("soffice")
-                    .args([&profile, "--headless", "--infilter=HTML (StarWriter)", "--convert-to", "pdf", "--outdir"])
-                    .arg(directory.path())
-                    .arg(directory.path().join("document.html"))
-                    .output()
-                    .expect("LibreOffice (soffice) runs: apt-get install libreoffice-writer-nogui");
-                std::fs::read(directory.path().join("document.pdf"))
-                    .unwrap_or_else(|_| panic!("soffice made no PDF: {}", String::from_utf8_lossy(&output.stderr)))
+                libreoffice_pdf(directory.path(), "document", &html)
             })
+        }
+
+        /// `html`, written to `<name>.html` in `directory`, converted to a PDF by LibreOffice.
+        fn libreoffice_pdf(directory: &std::path::Path, name: &str, html: &str) -> Vec<u8> {
+            std::fs::write(directory.join(format!("{name}.html")), html).expect("written");
+            let profile = format!("-env:UserInstallation=file://{}", directory.join("profile").display());
+            let output = Command::new("soffice")
+                .args([&profile, "--headless", "--infilter=HTML (StarWriter)", "--convert-to", "pdf", "--outdir"])
+                .arg(directory)
+                .arg(directory.join(format!("{name}.html")))
+                .output()
+                .expect("LibreOffice (soffice) runs: apt-get install libreoffice-writer-nogui");
+            std::fs::read(directory.join(format!("{name}.pdf")))
+                .unwrap_or_else(|_| panic!("soffice made no PDF: {}", String::from_utf8_lossy(&output.stderr)))
         }
 
         /// The text `pdftotext` extracts from `pdf`, whitespace collapsed.
@@ -1137,6 +1182,79 @@ mod tests {
         async fn health_says_pdf_is_available() {
             let (_, body) = call(request(Method::GET, "/health", None, "")).await;
             assert_eq!(body["pdf"], true, "install poppler-utils");
+        }
+
+        /// A one-page PDF that only draws a picture of English text (drawn by ImageMagick, 1800 px wide,
+        /// shown 450 pt wide: about 290 dpi), as a scanner makes them; LibreOffice places the picture.
+        fn scanned_pdf() -> Vec<u8> {
+            let directory = tempfile::tempdir().expect("a temporary directory");
+            let status = Command::new("/usr/bin/convert")
+                .args(["-size", "1800x400", "xc:#f4f0e0", "-font", "DejaVu-Sans", "-fill", "#202020"])
+                .args(["-pointsize", "64", "-annotate", "+60+150", "The weather is nice today."])
+                .args(["-annotate", "+60+300", "We are going to the beach."])
+                .arg(directory.path().join("scan.png"))
+                .status()
+                .expect("ImageMagick's convert runs (install imagemagick)");
+            assert!(status.success(), "convert failed");
+            let html = "<html><body><p><img src=\"scan.png\" width=\"600\" height=\"133\"></p></body></html>";
+            libreoffice_pdf(directory.path(), "scan", html)
+        }
+
+        #[tokio::test]
+        async fn a_scanned_page_is_read_by_ocr_into_blocks_and_covers_and_written_over_them() {
+            let scan = scanned_pdf();
+            let (status, layout) = call(request(Method::POST, "/pdf/read", bearer(), read_body(&scan))).await;
+            assert_eq!(status, StatusCode::OK, "{layout}");
+            assert_eq!((&layout["pages"][0]["scanned"], &layout["pages"][0]["blocks"]), (&json!(true), &json!([])));
+            let ocr = |page: Value, language: Option<&str>| {
+                let mut body = json!({"pdf": STANDARD.encode(&scan), "page": page});
+                if let Some(language) = language {
+                    body["language"] = json!(language);
+                }
+                request(Method::POST, "/pdf/ocr", bearer(), body.to_string())
+            };
+            let (status, read) = call(ocr(json!(1), None)).await;
+            assert_eq!(status, StatusCode::OK, "{read}");
+            assert_eq!(read["language"], "en");
+            let blocks = read["blocks"].as_array().expect("blocks");
+            let text: Vec<&str> = blocks.iter().filter_map(|block| block["text"].as_str()).collect();
+            assert!(text.join(" ").contains("The weather is nice today."), "{text:?}");
+            let size = blocks[0]["font_size"].as_f64().expect("a font size");
+            // 64 px drawn at about 290 dpi: a 16-point font.
+            assert!((12.0..=20.0).contains(&size), "{size}");
+            let covers = read["covers"].as_array().expect("covers");
+            assert_eq!(covers.len(), 2, "a cover per line: {covers:?}");
+            let colour = covers[0]["colour"].as_array().expect("a colour");
+            let cream = [0xf4, 0xf0, 0xe0];
+            for (channel, expected) in colour.iter().zip(cream) {
+                assert!(channel.as_i64().is_some_and(|value| (value - expected).abs() <= 8), "{colour:?}");
+            }
+
+            let german = ["Das Wetter ist heute schön.", "Wir fahren an den Strand."];
+            let blocks: Vec<Value> = blocks
+                .iter()
+                .zip(german.iter().cycle())
+                .map(|(block, text)| {
+                    let mut block = block.clone();
+                    block["text"] = json!(text);
+                    block
+                })
+                .collect();
+            let pages = json!([{"blocks": blocks, "covers": covers}]);
+            let (status, written) =
+                call(request(Method::POST, "/pdf/write", bearer(), write_body(&scan, "de", pages))).await;
+            assert_eq!(status, StatusCode::OK, "{written}");
+            let written = STANDARD.decode(written["pdf"].as_str().expect("a pdf")).expect("base64");
+            assert!(extracted(&written).contains("Das Wetter ist heute schön."), "{}", extracted(&written));
+
+            for (request, expected) in [
+                (ocr(json!(2), None), "the PDF cannot be read: it has no page 2"),
+                (ocr(json!(0), None), "Field 'page' must be a page number, counted from 1"),
+                (ocr(json!(1), Some("xx")), "Language 'xx' is not supported for OCR"),
+            ] {
+                let (status, body) = call(request).await;
+                assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some(expected)));
+            }
         }
 
         #[tokio::test]

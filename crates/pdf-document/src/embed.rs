@@ -20,7 +20,7 @@ pub(crate) fn embed_font(doc: &mut Document, face: &FontFace, used: &UsedGlyphs)
     let font_file = add_font_file(doc, face.outlines, subset)?;
     let descriptor = doc.add_object(font_descriptor(&parsed, &base_font, face.outlines, font_file));
     let descendant = doc.add_object(cid_font(&parsed, &base_font, face.outlines, descriptor, used));
-    let to_unicode = doc.add_object(compressed(Dictionary::new(), to_unicode_cmap(&used.characters).into_bytes()));
+    let to_unicode = doc.add_object(compressed(Dictionary::new(), to_unicode_cmap(&used.texts).into_bytes()));
     Ok(doc.add_object(dictionary! {
         "Type" => "Font",
         "Subtype" => "Type0",
@@ -116,20 +116,22 @@ fn widths(face: &Face, used: &UsedGlyphs) -> Vec<Object> {
     vec![Object::Integer(0), Object::Array(widths)]
 }
 
-/// A /ToUnicode CMap mapping each new glyph id (two-byte code) to its character in UTF-16BE.
-pub(crate) fn to_unicode_cmap(characters: &BTreeMap<u16, char>) -> String {
+/// A /ToUnicode CMap mapping each new glyph id (two-byte code) to its text in UTF-16BE (several
+/// characters for a ligature or a cluster). Glyphs without text of their own (the other glyphs
+/// of a cluster) are left out, so they extract as nothing.
+pub(crate) fn to_unicode_cmap(texts: &BTreeMap<u16, String>) -> String {
     let mut cmap = String::from(
         "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
          /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
          /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
          1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
     );
-    let entries: Vec<(&u16, &char)> = characters.iter().collect();
+    // A destination string holds at most 512 bytes; longer cluster texts are cut.
+    let entries: Vec<(&u16, &String)> = texts.iter().filter(|(_, text)| !text.is_empty()).collect();
     for chunk in entries.chunks(100) {
         let _ = writeln!(cmap, "{} beginbfchar", chunk.len());
-        for (code, character) in chunk {
-            let mut units = [0u16; 2];
-            let hex: String = character.encode_utf16(&mut units).iter().map(|unit| format!("{unit:04X}")).collect();
+        for (code, text) in chunk {
+            let hex: String = text.encode_utf16().take(256).map(|unit| format!("{unit:04X}")).collect();
             let _ = writeln!(cmap, "<{code:04X}> <{hex}>");
         }
         cmap.push_str("endbfchar\n");
@@ -168,8 +170,18 @@ mod tests {
 
     #[test]
     fn to_unicode_maps_codes_to_utf16() {
-        let characters = BTreeMap::from([(1, 'A'), (2, '日'), (3, '𝄞')]);
-        let cmap = to_unicode_cmap(&characters);
-        assert!(cmap.contains("3 beginbfchar\n<0001> <0041>\n<0002> <65E5>\n<0003> <D834DD1E>\n"), "{cmap}");
+        let texts = BTreeMap::from([
+            (1, "A".to_owned()),
+            (2, "日".to_owned()),
+            (3, "𝄞".to_owned()),
+            (4, "fi".to_owned()),
+            (5, String::new()),
+        ]);
+        let cmap = to_unicode_cmap(&texts);
+        assert!(
+            cmap.contains("4 beginbfchar\n<0001> <0041>\n<0002> <65E5>\n<0003> <D834DD1E>\n<0004> <00660069>\n"),
+            "{cmap}"
+        );
+        assert!(!cmap.contains("<0005>"), "{cmap}");
     }
 }

@@ -1,19 +1,41 @@
 //! The fonts the translation is drawn with, loaded once, and the choice of a font for each character.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use ttf_parser::{Face, GlyphId, name_id};
+use ttf_parser::{Face, name_id};
 
 use crate::PdfError;
+use crate::shape::{ShapedText, Shaper};
 
-/// The font files of a Debian machine with `fonts-dejavu-core` and `fonts-noto-cjk`: DejaVu Sans
-/// for Latin, Greek, Cyrillic and more, Noto Sans CJK for Chinese, Japanese and Korean.
-pub const DEFAULT_FONT_PATHS: [&str; 3] = [
+/// The font files of a Debian machine with `fonts-dejavu-core`, `fonts-noto-cjk` and
+/// `fonts-noto-core`: DejaVu Sans for Latin, Greek, Cyrillic and more, Noto Sans CJK for Chinese,
+/// Japanese and Korean, and a Noto face for each script DejaVu lacks or draws badly (Arabic,
+/// Hebrew, Thai, the Indic scripts, Armenian, Georgian, Ethiopic and others). A machine without
+/// `fonts-noto-core` skips those files and draws fewer scripts.
+pub const DEFAULT_FONT_PATHS: [&str; 22] = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansBengali-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansTamil-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansTelugu-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansGujarati-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansGurmukhi-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansKannada-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansMalayalam-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansOriya-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansSinhala-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansKhmer-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansLao-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansMyanmar-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansGeorgian-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansArmenian-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansEthiopic-Regular.ttf",
 ];
 
 /// The CJK regions a face is designed for (the faces of a Noto Sans CJK collection).
@@ -102,6 +124,11 @@ impl Fonts {
         self.faces.iter().map(|face| face.postscript_name.as_str()).collect()
     }
 
+    /// Each face's font data and index in its file, in load order (for a [`crate::shape::Shaper`]).
+    pub fn faces_data(&self) -> impl Iterator<Item = (&[u8], u32)> {
+        self.faces.iter().map(|face| (face.data.as_slice(), face.index))
+    }
+
     pub(crate) fn face(&self, slot: usize) -> &FontFace {
         &self.faces[slot]
     }
@@ -158,7 +185,10 @@ fn describe_face(data: &Arc<Vec<u8>>, index: u32) -> Option<FontFace> {
     } else {
         return None;
     };
-    face.glyph_index('a').or_else(|| face.glyph_index('\u{4e00}'))?;
+    let unicode = tables.cmap.is_some_and(|cmap| cmap.subtables.into_iter().any(|subtable| subtable.is_unicode()));
+    if !unicode {
+        return None;
+    }
     let family = name_of(&face, name_id::FAMILY).unwrap_or_default();
     let postscript_name = name_of(&face, name_id::POST_SCRIPT_NAME).unwrap_or_else(|| family.clone());
     Some(FontFace {
@@ -194,55 +224,58 @@ fn sanitise_name(name: &str) -> String {
     if name.is_empty() { "Font".to_owned() } else { name }
 }
 
-/// One character's glyph: which face, which glyph, and how wide in thousandths of an em.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Glyph {
-    pub slot: usize,
-    pub glyph: u16,
-    pub width: f32,
-}
-
-/// Finds each character's glyph in the first face of the fallback order that has it.
+/// Shapes text in the faces of [`Fonts`], in the fallback order of a language.
 pub(crate) struct GlyphPicker<'a> {
-    faces: Vec<(usize, Face<'a>)>,
-    cache: HashMap<char, Glyph>,
+    shaper: Shaper<'a>,
+    order: Vec<usize>,
+    rtl: bool,
 }
 
 impl<'a> GlyphPicker<'a> {
     pub fn new(fonts: &'a Fonts, language: &str) -> Result<GlyphPicker<'a>, PdfError> {
-        let mut faces = Vec::new();
-        for slot in fonts.fallback_order(language) {
-            faces.push((slot, fonts.face(slot).parse()?));
-        }
-        Ok(GlyphPicker { faces, cache: HashMap::new() })
+        let shaper = Shaper::new(fonts.faces_data()).ok_or(PdfError::NoFont)?;
+        Ok(GlyphPicker { shaper, order: fonts.fallback_order(language), rtl: is_rtl_language(language) })
     }
 
-    /// The glyph for `character`; a character no face has is drawn as the first face's
-    /// `.notdef` glyph (and still extracts as itself).
-    pub fn glyph(&mut self, character: char) -> Glyph {
-        if let Some(glyph) = self.cache.get(&character) {
-            return *glyph;
-        }
-        let glyph = self.find(character);
-        self.cache.insert(character, glyph);
-        glyph
+    /// Shapes one paragraph. A character no face has is drawn as the first face's `.notdef`
+    /// glyph (and still extracts as itself).
+    pub fn shape(&self, text: &str) -> ShapedText {
+        self.shaper.shape(text, &self.order, self.rtl)
     }
 
     /// The ascent of the first face, as a fraction of the font size.
     pub fn ascent(&self) -> f32 {
-        let (_, face) = &self.faces[0];
-        f32::from(face.ascender()) / f32::from(face.units_per_em().max(1))
+        self.shaper.ascent(self.order[0])
     }
+}
 
-    fn find(&self, character: char) -> Glyph {
-        let found = self.faces.iter().find_map(|(slot, face)| Some((*slot, face, face.glyph_index(character)?)));
-        let (slot, face, glyph) = found.unwrap_or_else(|| {
-            let (slot, face) = &self.faces[0];
-            (*slot, face, GlyphId(0))
-        });
-        let advance = face.glyph_hor_advance(glyph).unwrap_or(0);
-        Glyph { slot, glyph: glyph.0, width: f32::from(advance) * 1000.0 / f32::from(face.units_per_em().max(1)) }
-    }
+/// Whether a language (a base code or a code with a region or script) is written right to left.
+pub fn is_rtl_language(language: &str) -> bool {
+    let language = language.trim().to_ascii_lowercase().replace('_', "-");
+    let base = language.split('-').next().unwrap_or("");
+    matches!(
+        base,
+        "ar" | "ara"
+            | "arb"
+            | "fa"
+            | "fas"
+            | "pes"
+            | "prs"
+            | "ur"
+            | "urd"
+            | "ps"
+            | "pus"
+            | "pbt"
+            | "ckb"
+            | "he"
+            | "heb"
+            | "yi"
+            | "yid"
+            | "ydd"
+            | "dv"
+            | "sd"
+            | "ug"
+    )
 }
 
 #[cfg(test)]

@@ -26,6 +26,10 @@ pub struct Page {
     pub height: f32,
     /// The text blocks (paragraphs, headings, table cells), in pdftotext's reading order.
     pub blocks: Vec<Block>,
+    /// Whether the page is a scan: it has no text but draws an image, so its text can only be
+    /// read by OCR (see [`crate::rasterise`]).
+    #[serde(default)]
+    pub scanned: bool,
 }
 
 /// A block of text: a paragraph, a heading, a table cell.
@@ -56,7 +60,7 @@ pub struct Line {
 }
 
 impl Layout {
-    /// Whether no page has any text (a scanned document: OCR is needed, which this crate does not do).
+    /// Whether no page has any text (a scanned document: OCR is needed).
     pub fn has_text(&self) -> bool {
         self.pages.iter().any(Page::has_text)
     }
@@ -117,7 +121,7 @@ impl Parser {
             "page" => {
                 let width = attribute(element, "width")?;
                 let height = attribute(element, "height")?;
-                self.page = Some(Page { width, height, blocks: Vec::new() });
+                self.page = Some(Page { width, height, blocks: Vec::new(), scanned: false });
             }
             "block" => self.block = Some((bounds(element)?, Vec::new())),
             "line" => self.line = Some((bounds(element)?, Vec::new())),

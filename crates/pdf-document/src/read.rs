@@ -33,6 +33,8 @@ impl Default for Limits {
 }
 
 /// Reads the text layout of a PDF: its pages' sizes and their text blocks in reading order.
+/// When a page has no text, `pdfimages -list` tells whether it draws an image: a scan
+/// ([`crate::Page::scanned`]).
 ///
 /// Poppler's `pdfinfo` and `pdftotext` run as child processes within `limits`. This blocks
 /// for as long as they run: call it from a blocking thread (`tokio::task::spawn_blocking`).
@@ -45,7 +47,7 @@ pub fn read(pdf: &[u8], limits: &Limits) -> Result<Layout, PdfError> {
     std::fs::write(&input, pdf).map_err(|error| PdfError::TempFile(error.kind().to_string()))?;
     check_info(dir.path(), limits)?;
     let xhtml = extract_layout(dir.path(), limits)?;
-    let layout = parse_bbox_layout(&xhtml)?;
+    let mut layout = parse_bbox_layout(&xhtml)?;
     if layout.pages.is_empty() {
         return Err(PdfError::NoPages);
     }
@@ -53,11 +55,17 @@ pub fn read(pdf: &[u8], limits: &Limits) -> Result<Layout, PdfError> {
     if layout.pages.iter().any(|page| page.width <= 0.0 || page.height <= 0.0) {
         return Err(PdfError::Unreadable("its page tree is damaged".to_owned()));
     }
+    if !layout.pages.iter().all(|page| page.has_text()) {
+        let images = crate::scan::image_counts(dir.path(), limits)?;
+        for (number, page) in layout.pages.iter_mut().enumerate() {
+            page.scanned = !page.has_text() && images.get(&(number + 1)).is_some_and(|&count| count > 0);
+        }
+    }
     Ok(layout)
 }
 
 /// Runs `pdfinfo` and refuses encrypted, empty, too long or unreadable PDFs.
-fn check_info(dir: &Path, limits: &Limits) -> Result<(), PdfError> {
+pub(crate) fn check_info(dir: &Path, limits: &Limits) -> Result<Info, PdfError> {
     let output = run_tool("pdfinfo", &[OsStr::new("input.pdf")], dir, limits)?;
     if !output.status.success() {
         return Err(info_failure(&output));
@@ -72,7 +80,7 @@ fn check_info(dir: &Path, limits: &Limits) -> Result<(), PdfError> {
         Some(pages) if pages > u64::from(limits.max_pages) => {
             Err(PdfError::TooManyPages { pages, max: limits.max_pages })
         }
-        Some(_) => Ok(()),
+        Some(_) => Ok(info),
     }
 }
 
@@ -86,8 +94,8 @@ fn info_failure(output: &ToolOutput) -> PdfError {
 }
 
 /// The lines of `pdfinfo`'s output this crate needs.
-struct Info {
-    pages: Option<u64>,
+pub(crate) struct Info {
+    pub pages: Option<u64>,
     encrypted: bool,
 }
 

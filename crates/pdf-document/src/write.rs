@@ -17,10 +17,25 @@ const MAX_STREAM_BYTES: usize = 256 << 20;
 /// How deep Form XObjects may nest (and page-tree parents be followed).
 const MAX_DEPTH: usize = 32;
 
-/// The translation of one page: its blocks, in any order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The translation of one page: its blocks, in any order, and the areas to paint over first.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PageText {
     pub blocks: Vec<BlockText>,
+    /// Filled rectangles drawn before the blocks: on a scanned page, the text is part of the
+    /// page's image, so each line OCR read is painted over in its background colour.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<Cover>,
+}
+
+/// A rectangle filled with one colour, in points from the page's top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Cover {
+    pub x_min: f32,
+    pub y_min: f32,
+    pub x_max: f32,
+    pub y_max: f32,
+    /// Red, green and blue, 0 to 255.
+    pub colour: [u8; 3],
 }
 
 /// One block's translation and the box it is drawn in (the box and font size read from the
@@ -50,10 +65,10 @@ impl BlockText {
 }
 
 /// Writes the translated PDF: every page of `original` keeps its images, vector graphics and
-/// size, loses its text, and gets the blocks of the matching entry of `translated` drawn in
-/// black in their boxes, with subsets of `fonts` embedded. `language` (a base code such as
-/// "de", "ja", "zh") chooses the CJK face. There is no shaping: glyphs are placed left to
-/// right, one per character, so scripts that need shaping (Arabic, Indic) are not drawn right.
+/// size, loses its text, has its entry of `translated`'s covers painted (a scanned page's
+/// lines), and gets that entry's blocks drawn in black in their boxes, shaped, right-to-left
+/// lines right-aligned, with subsets of `fonts` embedded. `language` (a base code such as "de",
+/// "ja", "ar") chooses the CJK face and the paragraphs' direction.
 ///
 /// `original` should be a PDF that [`crate::read`] accepted. CPU-bound: call it from a
 /// blocking thread.
@@ -91,11 +106,25 @@ fn draw_page(doc: &Document, page_id: ObjectId, page: &PageText, typesetter: &mu
     let geometry = PageGeometry::of(doc, page_id);
     let mut out = format!("q\n{} cm\n", geometry.matrix());
     let space = PageSpace { height: geometry.display_height() };
+    for cover in &page.covers {
+        out.push_str(&fill(cover, &space));
+    }
     for block in &page.blocks {
         out.push_str(&typesetter.draw_block(block, &space));
     }
     out.push_str("Q\n");
     out
+}
+
+/// The operators filling `cover` with its colour (in the displayed page's space, y up).
+fn fill(cover: &Cover, space: &PageSpace) -> String {
+    let [red, green, blue] = cover.colour.map(|channel| f32::from(channel) / 255.0);
+    let (width, height) = (cover.x_max - cover.x_min, cover.y_max - cover.y_min);
+    format!(
+        "q {red:.3} {green:.3} {blue:.3} rg {:.2} {:.2} {width:.2} {height:.2} re f Q\n",
+        cover.x_min,
+        space.height - cover.y_max
+    )
 }
 
 /// A page's media box and rotation, which place pdftotext's coordinates on the page

@@ -64,7 +64,7 @@ fn an_encrypted_pdf_without_a_user_password_is_refused() {
     assert!(matches!(error, PdfError::Encrypted), "{error:?}");
     assert!(error.to_string().starts_with("the PDF is encrypted"));
     let fonts = Fonts::load_default().unwrap();
-    let error = write(&pdf, &[PageText { blocks: vec![] }], &fonts, "de").unwrap_err();
+    let error = write(&pdf, &[PageText { blocks: vec![], covers: vec![] }], &fonts, "de").unwrap_err();
     assert!(matches!(error, PdfError::Encrypted), "{error:?}");
 }
 
@@ -108,7 +108,7 @@ fn a_page_tree_that_contains_itself_is_refused() {
 fn writing_a_page_tree_that_contains_itself_ends() {
     let started = Instant::now();
     let fonts = Fonts::load_default().unwrap();
-    let result = write(&kids_loop_pdf(), &[PageText { blocks: vec![] }], &fonts, "de");
+    let result = write(&kids_loop_pdf(), &[PageText { blocks: vec![], covers: vec![] }], &fonts, "de");
     assert!(started.elapsed() < Duration::from_secs(10));
     assert!(matches!(result, Err(PdfError::PageCount { given: 1, expected: 0 })), "{result:?}");
 }
@@ -135,7 +135,7 @@ fn page_contents_that_contain_themselves_end_without_text() {
     let block =
         BlockText { text: "Schleife".to_owned(), x_min: 72.0, y_min: 60.0, x_max: 300.0, y_max: 76.0, font_size: 12.0 };
     let started = Instant::now();
-    let result = write(&pdf, &[PageText { blocks: vec![block] }], &fonts, "de");
+    let result = write(&pdf, &[PageText { blocks: vec![block], covers: vec![] }], &fonts, "de");
     assert!(started.elapsed() < Duration::from_secs(10));
     if let Ok(output) = result {
         assert_eq!(extracted_text(&output, None), "Schleife");

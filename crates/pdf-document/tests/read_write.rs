@@ -20,6 +20,7 @@ fn translate(layout: &Layout, texts: &[&str]) -> Vec<PageText> {
         .iter()
         .map(|page| PageText {
             blocks: page.blocks.iter().map(|block| BlockText::from_block(block, *next.next().unwrap())).collect(),
+            covers: vec![],
         })
         .collect()
 }
@@ -62,7 +63,8 @@ fn layout_travels_as_json() {
     assert!(json["pages"][0]["width"].is_number());
     let back: Layout = serde_json::from_value(json).unwrap();
     assert_eq!(back, layout);
-    let page_text = PageText { blocks: vec![BlockText::from_block(&layout.pages[0].blocks[0], "Jahresbericht")] };
+    let page_text =
+        PageText { blocks: vec![BlockText::from_block(&layout.pages[0].blocks[0], "Jahresbericht")], covers: vec![] };
     let json = serde_json::to_string(&page_text).unwrap();
     assert!(json.starts_with(r#"{"blocks":[{"text":"Jahresbericht","x_min":"#), "{json}");
     assert_eq!(serde_json::from_str::<PageText>(&json).unwrap(), page_text);
@@ -208,6 +210,7 @@ fn twenty_pages_are_read_and_written_page_by_page() {
                     )
                 })
                 .collect(),
+            covers: vec![],
         })
         .collect();
     let started = Instant::now();
@@ -253,7 +256,7 @@ fn assert_translation_lands_on_the_block(pdf: &[u8], what: &str) {
     let layout = read(pdf, &Limits::default()).unwrap();
     let block = &layout.pages[0].blocks[0];
     assert_eq!(block.text, "Hello world Second line", "{what}");
-    let translated = [PageText { blocks: vec![BlockText::from_block(block, "Hallo Welt")] }];
+    let translated = [PageText { blocks: vec![BlockText::from_block(block, "Hallo Welt")], covers: vec![] }];
     let output = write(pdf, &translated, &fonts(), "de").unwrap();
     let reread = read(&output, &Limits::default()).unwrap();
     assert_eq!((reread.pages[0].width, reread.pages[0].height), (layout.pages[0].width, layout.pages[0].height));

@@ -1,7 +1,10 @@
 //! What the language-tools service does for documents: OCR on images and the translation painted
-//! back, a PDF's text layout read and the translated PDF written ([`LayoutTools`]).
+//! back, a PDF's text layout read, its scanned pages read by OCR, its pictures taken out (for
+//! its Word document), and the translated PDF written ([`LayoutTools`]).
 
-use engines::language_tools::{LanguageTools, PaintParagraph, PdfLayout, PdfPageText, ReadImage, ToolsError};
+use engines::language_tools::{
+    LanguageTools, PaintParagraph, PdfImage, PdfLayout, PdfPageText, ReadImage, ScannedPage, ToolsError,
+};
 
 /// The document work of the language-tools service.
 pub trait LayoutTools {
@@ -18,6 +21,13 @@ pub trait LayoutTools {
 
     /// `pdf` with each page's text replaced by `pages`' blocks, in the fonts of `language`.
     fn write_pdf(&self, pdf: &[u8], language: &str, pages: &[PdfPageText]) -> Result<Vec<u8>, ToolsError>;
+
+    /// Scanned page `page` (counted from 1) of `pdf` read by OCR, in `language` (a base code) or
+    /// in the language the service finds.
+    fn read_scanned_page(&self, pdf: &[u8], page: usize, language: Option<&str>) -> Result<ScannedPage, ToolsError>;
+
+    /// The pictures `pdf`'s pages draw, with their boxes (for its Word document).
+    fn pdf_images(&self, pdf: &[u8]) -> Result<Vec<PdfImage>, ToolsError>;
 }
 
 impl LayoutTools for LanguageTools<'_> {
@@ -35,5 +45,13 @@ impl LayoutTools for LanguageTools<'_> {
 
     fn write_pdf(&self, pdf: &[u8], language: &str, pages: &[PdfPageText]) -> Result<Vec<u8>, ToolsError> {
         LanguageTools::write_pdf(self, pdf, language, pages)
+    }
+
+    fn read_scanned_page(&self, pdf: &[u8], page: usize, language: Option<&str>) -> Result<ScannedPage, ToolsError> {
+        LanguageTools::read_scanned_page(self, pdf, page, language)
+    }
+
+    fn pdf_images(&self, pdf: &[u8]) -> Result<Vec<PdfImage>, ToolsError> {
+        LanguageTools::pdf_images(self, pdf)
     }
 }
