@@ -354,15 +354,22 @@ async fn render(app: &Arc<App>, body: &[u8]) -> Result<Response<Full<Bytes>>, Re
 /// The message of a 503 when Poppler is missing.
 const POPPLER_MISSING: &str = "PDF reading is unavailable: Poppler (poppler-utils) is not installed";
 
-/// `POST /pdf/read`: the PDF's text layout (pages, blocks, lines), as `pdf-document` reads it.
-async fn pdf_read(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
-    let PdfReadRequest { pdf } = PdfReadRequest::parse(&body).map_err(RequestError::BadRequest)?;
-    drop(body);
+/// The bytes of a body's base64 `pdf` (400 when it is not a PDF), once Poppler is known to be installed
+/// (503 otherwise).
+fn poppler_pdf(app: &App, pdf: String) -> Result<Vec<u8>, RequestError> {
     let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
     drop(pdf);
     if !app.tools.pdf.available {
         return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
     }
+    Ok(bytes)
+}
+
+/// `POST /pdf/read`: the PDF's text layout (pages, blocks, lines), as `pdf-document` reads it.
+async fn pdf_read(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
+    let PdfReadRequest { pdf } = PdfReadRequest::parse(&body).map_err(RequestError::BadRequest)?;
+    drop(body);
+    let bytes = poppler_pdf(app, pdf)?;
     let layout = run_blocking(app, move |_| pdf_document::read(&bytes, &pdf_document::Limits::default()))
         .await?
         .map_err(pdf_error)?;
@@ -376,11 +383,7 @@ async fn pdf_read(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, 
 async fn pdf_write(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
     let PdfWriteRequest { pdf, language, pages } = PdfWriteRequest::parse(&body).map_err(RequestError::BadRequest)?;
     drop(body);
-    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
-    drop(pdf);
-    if !app.tools.pdf.available {
-        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
-    }
+    let bytes = poppler_pdf(app, pdf)?;
     if app.tools.pdf.fonts.is_none() {
         return Err(pdf_error(PdfError::NoFont));
     }
@@ -403,11 +406,7 @@ async fn pdf_write(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>,
 async fn pdf_ocr(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
     let PdfOcrRequest { pdf, page, language } = PdfOcrRequest::parse(&body).map_err(RequestError::BadRequest)?;
     drop(body);
-    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
-    drop(pdf);
-    if !app.tools.pdf.available {
-        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
-    }
+    let bytes = poppler_pdf(app, pdf)?;
     if !app.tools.ocr.available() {
         return Err(RequestError::Unavailable(OcrError::Unavailable.to_string()));
     }

@@ -17,7 +17,7 @@ use http_body_util::Full;
 use hyper::{Response, StatusCode};
 use serde::Serialize;
 
-use super::{App, POPPLER_MISSING, RequestError, json, pdf_error, run_blocking};
+use super::{App, RequestError, json, pdf_error, poppler_pdf, run_blocking};
 use crate::protocol::PdfReadRequest;
 
 /// `POST /pdf/images`'s answer.
@@ -30,11 +30,7 @@ pub struct PdfImagesResponse {
 pub(super) async fn pdf_images(app: &Arc<App>, body: Bytes) -> Result<Response<Full<Bytes>>, RequestError> {
     let PdfReadRequest { pdf } = PdfReadRequest::parse(&body).map_err(RequestError::BadRequest)?;
     drop(body);
-    let bytes = crate::pdf::decode(&pdf).map_err(|error| RequestError::BadRequest(error.to_string()))?;
-    drop(pdf);
-    if !app.tools.pdf.available {
-        return Err(RequestError::Unavailable(POPPLER_MISSING.to_string()));
-    }
+    let bytes = poppler_pdf(app, pdf)?;
     let images = run_blocking(app, move |_| pdf_document::images(&bytes, &pdf_document::Limits::default()))
         .await?
         .map_err(pdf_error)?;
