@@ -20,10 +20,13 @@
 #   - Tesseract with the language packs of the catalogue's long-established languages, and the
 #     fonts, with which the language-tools service reads images and paints their translations;
 #     ImageMagick, which the image tests draw with; Poppler, with which it reads PDFs;
-#   - with `--tests`, LibreOffice (the PDF tests make their PDFs with it), a Python environment
-#     in target/venv with the official Python client library, and the official Node client
-#     library in tests/node (npm ci, from its lock file; Debian's Node.js when the machine has
-#     none), which the end-to-end tests drive.
+#   - npm (Debian's Node.js when the machine has none), with which the dashboard's build
+#     installs uPlot from dashboard/package-lock.json;
+#   - with `--tests`, LibreOffice (the PDF tests make their PDFs with it), Chromium and its
+#     chromedriver (the dashboard's browser tests), a Python environment in target/venv with the
+#     official Python client library and Selenium, the official Node client library in tests/node
+#     and the dashboard's packages with axe-core (npm ci, from their lock files), which the
+#     end-to-end tests drive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,10 +62,12 @@ done
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 
+command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 if [ "${1:-}" = "--tests" ]; then
-    command -v npm >/dev/null || PACKAGES+=(nodejs npm)
     # The PDF tests make their PDFs with LibreOffice, as a user's word processor would.
     PACKAGES+=(libreoffice-writer-nogui)
+    # The dashboard's tests drive a real headless Chromium through chromedriver.
+    PACKAGES+=(chromium chromium-driver)
 fi
 
 missing=()
@@ -151,4 +156,6 @@ if [ "${1:-}" = "--tests" ]; then
     # npm ci again only when the lock file changed since the last install.
     [ tests/node/node_modules/.package-lock.json -nt tests/node/package-lock.json ] ||
         npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
+    [ dashboard/node_modules/.package-lock.json -nt dashboard/package-lock.json ] ||
+        npm ci --prefix dashboard --no-audit --no-fund --loglevel=error
 fi

@@ -1,7 +1,7 @@
 """Checks docs/openapi.yaml against a running Glossa.
 
 * The document is a valid OpenAPI 3.0 description.
-* Every route of spin.toml is described.
+* Every route of spin.toml is described (but the dashboard's, a web app, not the API).
 * Every operation it describes is called below, and every answer (success and error alike)
   matches a documented status, its headers and its schema.
 
@@ -52,7 +52,8 @@ def main():
     described = {path_name for path_name, _ in paths.items()}
     for trigger in spin["trigger"]["http"]:
         route = trigger["route"]
-        if isinstance(route, dict):
+        # The dashboard serves the admin web app's files, not the API: the API it calls is described.
+        if isinstance(route, dict) or trigger["component"] == "dashboard":
             continue
         if route.endswith("/..."):
             prefix = route[: -len("...")]

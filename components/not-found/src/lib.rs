@@ -12,17 +12,5 @@ use spin_sdk::http_component;
 fn handle(request: IncomingRequest, out: ResponseOutparam) {
     let target = request.path_with_query().unwrap_or_default();
     let path = target.split('?').next().unwrap_or_default();
-    send(out, Err(not_found(path)));
-}
-
-/// The answer for a path nothing serves.
-fn not_found(path: &str) -> ApiError {
-    // The path is echoed only when it is short and printable, so a log-forging or oversized
-    // path stays out of the body.
-    let shown = path.len() <= 200 && path.bytes().all(|byte| byte.is_ascii_graphic());
-    if shown {
-        ApiError::not_found(format!("Not found: nothing is served at {path}."))
-    } else {
-        ApiError::not_found("Not found: nothing is served at this path.")
-    }
+    send(out, Err(ApiError::nothing_served_at(path)));
 }

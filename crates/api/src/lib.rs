@@ -87,6 +87,17 @@ impl ApiError {
         ApiError::new(404, message)
     }
 
+    /// 404 for a path nothing serves, the answer of every unknown path. The path is echoed only
+    /// when it is short and printable, so a log-forging or oversized path stays out of the body.
+    pub fn nothing_served_at(path: &str) -> ApiError {
+        let shown = path.len() <= 200 && path.bytes().all(|byte| byte.is_ascii_graphic());
+        if shown {
+            ApiError::not_found(format!("Not found: nothing is served at {path}."))
+        } else {
+            ApiError::not_found("Not found: nothing is served at this path.")
+        }
+    }
+
     /// 405 for a path that exists but not with this method, naming the methods it has.
     pub fn method_not_allowed(allowed: &[&str]) -> ApiError {
         let mut error = ApiError::new(405, "Method not allowed.");
@@ -202,5 +213,14 @@ mod tests {
         let response = ApiResponse::from(ApiError::method_not_allowed(&["GET", "HEAD"]));
         assert_eq!(response.status, 405);
         assert_eq!(response.header("allow"), Some("GET, HEAD"));
+    }
+
+    #[test]
+    fn an_unknown_path_is_echoed_only_when_short_and_printable() {
+        let shown = ApiError::nothing_served_at("/v9/nothing");
+        assert_eq!((shown.status, shown.message.as_str()), (404, "Not found: nothing is served at /v9/nothing."));
+        let hidden = ApiError::nothing_served_at("/a\r\nSet-Cookie: x");
+        assert_eq!(hidden.message, "Not found: nothing is served at this path.");
+        assert_eq!(ApiError::nothing_served_at(&"/a".repeat(150)).message, hidden.message);
     }
 }
