@@ -33,8 +33,20 @@ fn reads_pages_blocks_texts_boxes_and_font_sizes() {
     assert!((page.width - 595.3).abs() < 0.5 && (page.height - 841.9).abs() < 0.5, "{} x {}", page.width, page.height);
     assert!(page.has_text());
     let texts: Vec<&str> = page.blocks.iter().map(|block| block.text.as_str()).collect();
-    // pdftotext reads the table as one block of two rows.
-    assert_eq!(texts, [HEADING, FIRST_PARAGRAPH, SECOND_PARAGRAPH, "Apples Pears Cherries Plums"], "{texts:#?}");
+    // pdftotext reads the table as one block of two rows: it is cut into its cells, row by row.
+    assert_eq!(
+        texts,
+        [HEADING, FIRST_PARAGRAPH, SECOND_PARAGRAPH, "Apples", "Pears", "Cherries", "Plums"],
+        "{texts:#?}"
+    );
+    for cell in &page.blocks[3..] {
+        assert_eq!(cell.lines.len(), 1, "{cell:?}");
+        assert!((cell.font_size - 12.0).abs() <= 0.5, "{cell:?}");
+        assert!(cell.x_max - cell.x_min < 60.0, "a cell is as wide as its text: {cell:?}");
+    }
+    let (apples, pears, cherries) = (&page.blocks[3], &page.blocks[4], &page.blocks[5]);
+    assert!(apples.x_max < pears.x_min && (apples.y_min - pears.y_min).abs() < 1.0, "{apples:?} {pears:?}");
+    assert!(apples.y_max <= cherries.y_min + 1.0 && (apples.x_min - cherries.x_min).abs() < 1.0);
     assert_eq!(page.blocks[1].lines.len(), 3);
     let sizes: Vec<f32> = page.blocks.iter().map(|block| block.font_size).collect();
     assert!((sizes[0] - 20.0).abs() <= 1.0, "heading {sizes:?}");
@@ -70,11 +82,14 @@ fn layout_travels_as_json() {
     assert_eq!(serde_json::from_str::<PageText>(&json).unwrap(), page_text);
 }
 
-const GERMAN: [&str; 4] = [
+const GERMAN: [&str; 7] = [
     "Jahresbericht",
     "Der schnelle braune Fuchs springt über den faulen Hund. Dieser erste Absatz ist lang genug, um im gerenderten Dokument auf eine zweite Zeile umzubrechen.",
     "Ein zweiter Absatz folgt dem ersten.",
-    "Äpfel Birnen Kirschen Pflaumen",
+    "Äpfel",
+    "Birnen",
+    "Kirschen",
+    "Pflaumen",
 ];
 
 #[test]
@@ -92,6 +107,9 @@ fn german_translation_replaces_the_text_and_keeps_image_and_page() {
         "Der schnelle braune Fuchs springt über den faulen Hund.",
         "Ein zweiter Absatz folgt dem ersten.",
         "Äpfel",
+        "Birnen",
+        "Kirschen",
+        "Pflaumen",
     ] {
         assert!(text.contains(german), "{german:?} missing from {text:?}");
     }
@@ -140,7 +158,10 @@ fn japanese_translation_uses_the_japanese_face_and_extracts() {
         "年次報告書",
         "素早い茶色の狐が怠け者の犬を飛び越えます。この最初の段落は、二行目に折り返すほど長いです。",
         "二番目の段落が最初の段落に続きます。",
-        "りんご なし さくらんぼ プラム",
+        "りんご",
+        "なし",
+        "さくらんぼ",
+        "プラム",
     ];
     let output = write(original, &translate(&layout, &japanese), &fonts(), "ja").unwrap();
     dump("japanese.pdf", &output);
@@ -330,4 +351,160 @@ fn text_inside_form_xobjects_is_removed() {
     assert!(status.success());
     let pixel = std::fs::read(dir.path().join("pixel-1.ppm")).unwrap();
     assert_eq!(&pixel[pixel.len() - 3..], [0, 0, 255], "the form's blue rectangle is gone");
+}
+
+/// The texts of a page's blocks.
+fn texts(layout: &Layout, page: usize) -> Vec<&str> {
+    layout.pages[page].blocks.iter().map(|block| block.text.as_str()).collect()
+}
+
+#[test]
+fn plain_tables_are_read_one_block_per_cell_and_prose_stays_whole() {
+    let layout = read(tables_pdf(), &Limits::default()).unwrap();
+    dump("tables.pdf", tables_pdf());
+    let texts = texts(&layout, 0);
+    assert_eq!(
+        texts,
+        [
+            // The header row is centred, bold: it does not line up with the rows below.
+            "Fruit",
+            "Colour",
+            "Price",
+            "Apples",
+            "Red",
+            "2 euros",
+            "Bananas",
+            "Yellow",
+            "3 euros",
+            AFTER_FIRST_TABLE,
+            "Region name",
+            "Sales in the year",
+            "Growth rate",
+            "North of the country",
+            "120 units",
+            "5 percent",
+            "South of the country",
+            "80 units",
+            "3 percent",
+            AFTER_SECOND_TABLE,
+            JUSTIFIED,
+            BULLETS,
+            LEFT_PROSE,
+            RIGHT_PROSE,
+        ],
+        "{texts:#?}"
+    );
+    let blocks = &layout.pages[0].blocks;
+    // Cells are one line each, in rows left to right, the size of the table's text.
+    for cell in blocks[..9].iter().chain(&blocks[10..19]) {
+        assert_eq!(cell.lines.len(), 1, "{cell:?}");
+        assert_eq!(cell.lines[0].text, cell.text);
+        assert!((cell.font_size - 12.0).abs() <= 0.5, "{cell:?}");
+    }
+    for row in blocks[..9].chunks(3).chain(blocks[10..19].chunks(3)) {
+        assert!(row[0].x_max < row[1].x_min && row[1].x_max < row[2].x_min, "{row:?}");
+        assert!(row.iter().all(|cell| (cell.y_min - row[0].y_min).abs() < 1.0), "{row:?}");
+    }
+    assert!(blocks[20].lines.len() >= 3 && blocks[21].lines.len() == 3, "{:?}", &blocks[20..22]);
+    assert!(blocks[22].lines.len() >= 3 && blocks[23].lines.len() >= 3, "{:?}", &blocks[22..]);
+}
+
+#[test]
+fn a_table_read_as_column_blocks_is_cut_into_cells() {
+    let layout = read(column_table_pdf(), &Limits::default()).unwrap();
+    let texts = texts(&layout, 0);
+    assert_eq!(
+        texts,
+        [
+            "Before the table.",
+            "Region name",
+            "Sales in the year",
+            "Growth rate",
+            "North of the country",
+            "120 units",
+            "5 percent",
+            "South of the country",
+            "80 units",
+            "3 percent",
+            "After the table.",
+        ],
+        "{texts:#?}"
+    );
+    let blocks = &layout.pages[0].blocks;
+    let (first, second) = (&blocks[1], &blocks[4]);
+    assert!(first.y_max <= second.y_min + 1.0 && (first.x_min - second.x_min).abs() < 1.0, "{first:?} {second:?}");
+    assert!(blocks[10].y_min >= blocks[9].y_max - 1.0, "the paragraph after the table: {:?}", blocks[10]);
+}
+
+#[test]
+fn a_table_with_empty_cells_is_cut_into_its_cells_and_code_stays_whole() {
+    let layout = read(empty_cells_pdf(), &Limits::default()).unwrap();
+    let texts = texts(&layout, 0);
+    assert_eq!(
+        texts,
+        [
+            "Q1",
+            "Q2",
+            "North",
+            "5",
+            "6",
+            "South",
+            "8",
+            "After the table with empty cells.",
+            "let x = 5; let y = 6; let zed = 7;"
+        ],
+        "{texts:#?}"
+    );
+}
+
+#[test]
+fn table_cells_are_translated_in_their_cells() {
+    let original = tables_pdf();
+    let layout = read(original, &Limits::default()).unwrap();
+    let blocks = &layout.pages[0].blocks;
+    let german: Vec<String> = blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| if block.lines.len() == 1 { format!("Zelle{index}") } else { format!("Absatz {index}.") })
+        .collect();
+    let german: Vec<&str> = german.iter().map(String::as_str).collect();
+    let output = write(original, &translate(&layout, &german), &fonts(), "de").unwrap();
+    dump("tables-german.pdf", &output);
+    let text = extracted_text(&output, None);
+    for english in ["Fruit", "Bananas", "Region", "units", "percent"] {
+        assert!(!text.contains(english), "{english:?} still in {text:?}");
+    }
+    // Each cell's translation is drawn where the cell was: its word starts at the cell's start.
+    let words = word_boxes(&output);
+    for (index, cell) in blocks.iter().enumerate().filter(|(_, block)| block.lines.len() == 1) {
+        let expected = format!("Zelle{index}");
+        let found = words.iter().filter(|(text, ..)| *text == expected).collect::<Vec<_>>();
+        assert_eq!(found.len(), 1, "{expected} in {words:?}");
+        let (_, x_min, y_min, _, _) = *found[0];
+        assert!((x_min - cell.x_min).abs() < 2.0 && (y_min - cell.y_min).abs() < 4.0, "{:?} vs {cell:?}", found[0]);
+    }
+    // The paragraphs' too.
+    for (index, block) in blocks.iter().enumerate().filter(|(_, block)| block.lines.len() > 1) {
+        let number = format!("{index}.");
+        let (_, x_min, y_min, _, _) = words.iter().find(|(text, ..)| *text == number).unwrap();
+        assert!(block.x_min - 1.0 < *x_min && *x_min < block.x_max && (y_min - block.y_min).abs() < 4.0, "{block:?}");
+    }
+}
+
+/// The words `pdftotext -bbox` reads from `pdf`'s first page, with their boxes.
+fn word_boxes(pdf: &[u8]) -> Vec<(String, f32, f32, f32, f32)> {
+    let xhtml = poppler("pdftotext", &["-bbox", "-f", "1", "-l", "1"], pdf);
+    xhtml
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim().strip_prefix("<word ")?;
+            let (attributes, rest) = line.split_once('>')?;
+            let text = rest.strip_suffix("</word>")?.to_owned();
+            let value = |name: &str| -> f32 {
+                let start = attributes.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                attributes[start..].split('"').next().unwrap().parse().unwrap()
+            };
+            Some((text, value("xMin"), value("yMin"), value("xMax"), value("yMax")))
+        })
+        .collect()
 }

@@ -14,9 +14,10 @@
 //!   not seen (the blocks have no lines). A heading that starts with a number stays a heading.
 //! * Blocks of a page that follow each other in reading order side by side, row after row, with
 //!   at least two of each row's blocks starting where a column of the rows before starts, are a
-//!   table: one cell per block, an empty cell where a column has no block. A table that Poppler
-//!   reads as one block (a narrow one, whose cells' words sit close) is one paragraph: its cells
-//!   cannot be told apart.
+//!   table: one cell per block, an empty cell where a column has no block. `pdf-document` gives
+//!   each cell of a table its own block when it reads the PDF, also where Poppler reads a table
+//!   as one block or as a block per column; a centred header row that lines up with no column
+//!   stays a paragraph above the table.
 //! * A picture (from [`PdfImage`]s) is a paragraph of its own, after the last block above it
 //!   (starting higher on the page; among those, the last one it shares some width with), at its
 //!   size on the page, made smaller to fit the page's width and height.
@@ -1140,5 +1141,66 @@ mod tests {
         }
         let list = std::process::Command::new("pdfimages").arg("-list").arg(&rendered).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&list.stdout).lines().filter(|line| line.contains(" image ")).count(), 1);
+    }
+
+    /// The Word document of the LibreOffice PDF `pdf`, read as the service reads it and its
+    /// blocks put back untranslated.
+    fn docx_of_pdf(pdf: &[u8]) -> Vec<u8> {
+        let limits = pdf_document::Limits::default();
+        let layout = serde_json::to_value(pdf_document::read(pdf, &limits).unwrap()).unwrap();
+        let layout: engines::language_tools::PdfLayout = serde_json::from_value(layout).unwrap();
+        let cut = super::super::pdf::cut_layout(&layout).unwrap();
+        let outputs: Vec<String> = cut.pieces.into_iter().map(|piece| piece.text).collect();
+        let pages = super::super::pdf::write_request(&outputs).unwrap();
+        docx(&pages, &[]).unwrap()
+    }
+
+    #[test]
+    fn plain_libreoffice_tables_become_word_tables() {
+        // No cell padding, rows close together: Poppler reads the first table as one block per
+        // column (the first taking in the paragraph after it), the second as one block of rows.
+        let html = r#"<html><body>
+            <p>Before the tables.</p>
+            <table border="1" width="100%"><tr><td>Region name</td><td>Sales in the year</td><td>Growth rate</td></tr>
+            <tr><td>North of the country</td><td>120 units</td><td>5 percent</td></tr>
+            <tr><td>South of the country</td><td>80 units</td><td>3 percent</td></tr></table>
+            <p>After the table.</p>
+            <table border="1"><tr><td>Apples</td><td>Pears</td></tr><tr><td>Cherries</td><td>Plums</td></tr></table>
+            <p>The end.</p>
+            </body></html>"#;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("plain.html"), html).unwrap();
+        if soffice(dir.path(), "plain.html", "pdf", Some("HTML (StarWriter)")).is_none() {
+            println!("skipped: LibreOffice (soffice) is not installed");
+            return;
+        }
+        let file = docx_of_pdf(&std::fs::read(dir.path().join("plain.pdf")).unwrap());
+        let document = part(&file, "word/document.xml");
+        assert_eq!(document.matches("<w:tbl>").count(), 2, "{document}");
+        let first = &document[document.find("<w:tbl>").unwrap()..document.find("</w:tbl>").unwrap()];
+        let second = &document[document.rfind("<w:tbl>").unwrap()..document.rfind("</w:tbl>").unwrap()];
+        assert_eq!(first.matches("<w:tr>").count(), 3, "{first}");
+        assert_eq!(
+            texts(first),
+            [
+                "Region name",
+                "Sales in the year",
+                "Growth rate",
+                "North of the country",
+                "120 units",
+                "5 percent",
+                "South of the country",
+                "80 units",
+                "3 percent"
+            ]
+        );
+        assert_eq!(second.matches("<w:tr>").count(), 2, "{second}");
+        assert_eq!(texts(second), ["Apples", "Pears", "Cherries", "Plums"]);
+        let paragraphs = texts(&document);
+        let position = |text: &str| paragraphs.iter().position(|found| *found == text).unwrap();
+        assert!(position("Before the tables.") < position("Region name"), "{paragraphs:?}");
+        assert!(position("3 percent") < position("After the table."), "{paragraphs:?}");
+        assert!(position("After the table.") < position("Apples"), "{paragraphs:?}");
+        assert!(position("Plums") < position("The end."), "{paragraphs:?}");
     }
 }

@@ -37,6 +37,75 @@ pub fn office_pdf() -> &'static [u8] {
     })
 }
 
+/// The texts of the tables fixture: a paragraph after each table, a justified paragraph, a list
+/// and two columns of prose.
+pub const AFTER_FIRST_TABLE: &str = "The first table ends here.";
+pub const AFTER_SECOND_TABLE: &str = "This paragraph follows the second table closely and runs across the whole width of the page, so that it wraps onto a second line.";
+pub const JUSTIFIED: &str = "Justified text is spread across the whole width of the column so that both of its edges are straight, which makes the gaps between the words wider than a normal space on every line but the last one of the paragraph, and this sentence goes on long enough to wrap several times.";
+pub const BULLETS: &str = "• First bullet item • Second bullet item • Third bullet item";
+pub const LEFT_PROSE: &str = "The left column of prose is a long paragraph that wraps over several lines inside its column, as a two column page layout would look in a newsletter or a journal.";
+pub const RIGHT_PROSE: &str = "The right column of prose is another long paragraph that wraps over several lines too, set beside the first one, and it must not be cut into cells.";
+
+/// A one-page PDF made by LibreOffice from HTML with plain tables (no padding, rows close
+/// together): a 3×3 table with a header row, which Poppler reads as one block with the paragraph
+/// after it; a 3×3 table followed by a long paragraph, which Poppler reads as one block per
+/// column (the first one taking in the paragraph) or as one block with a line per cell; then a
+/// justified paragraph, a bullet list and two columns of prose (CSS columns), none of them a
+/// table.
+pub fn tables_pdf() -> &'static [u8] {
+    static PDF: OnceLock<Vec<u8>> = OnceLock::new();
+    PDF.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let html = format!(
+            "<html><body>\n\
+             <table border=\"1\"><tr><th>Fruit</th><th>Colour</th><th>Price</th></tr>\
+             <tr><td>Apples</td><td>Red</td><td>2 euros</td></tr>\
+             <tr><td>Bananas</td><td>Yellow</td><td>3 euros</td></tr></table>\n\
+             <p>{AFTER_FIRST_TABLE}</p>\n\
+             <table border=\"1\" width=\"100%\"><tr><td>Region name</td><td>Sales in the year</td><td>Growth rate</td></tr>\
+             <tr><td>North of the country</td><td>120 units</td><td>5 percent</td></tr>\
+             <tr><td>South of the country</td><td>80 units</td><td>3 percent</td></tr></table>\n\
+             <p>{AFTER_SECOND_TABLE}</p>\n\
+             <p style=\"text-align:justify\">{JUSTIFIED}</p>\n\
+             <ul><li>First bullet item</li><li>Second bullet item</li><li>Third bullet item</li></ul>\n\
+             <div style=\"column-count:2\"><p>{LEFT_PROSE}</p><p>{RIGHT_PROSE}</p></div>\n\
+             </body></html>\n"
+        );
+        office_to_pdf(dir.path(), "tables.html", &html)
+    })
+}
+
+/// A one-page PDF made by LibreOffice from HTML: a plain 3×3 table followed directly by a short
+/// paragraph, which Poppler reads as one block per column, the first column's block taking in
+/// the paragraph.
+pub fn column_table_pdf() -> &'static [u8] {
+    static PDF: OnceLock<Vec<u8>> = OnceLock::new();
+    PDF.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let html = "<html><body>\n<p>Before the table.</p>\n\
+             <table border=\"1\" width=\"100%\"><tr><td>Region name</td><td>Sales in the year</td><td>Growth rate</td></tr>\
+             <tr><td>North of the country</td><td>120 units</td><td>5 percent</td></tr>\
+             <tr><td>South of the country</td><td>80 units</td><td>3 percent</td></tr></table>\n\
+             <p>After the table.</p>\n</body></html>\n";
+        office_to_pdf(dir.path(), "columns.html", html)
+    })
+}
+
+/// A one-page PDF made by LibreOffice from HTML: a plain table with empty cells (the top left
+/// one among them) followed by a paragraph, then a code block in a monospaced font.
+pub fn empty_cells_pdf() -> &'static [u8] {
+    static PDF: OnceLock<Vec<u8>> = OnceLock::new();
+    PDF.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let html = "<html><body>\n\
+             <table border=\"1\" width=\"100%\"><tr><td></td><td>Q1</td><td>Q2</td></tr>\
+             <tr><td>North</td><td>5</td><td>6</td></tr><tr><td>South</td><td></td><td>8</td></tr></table>\n\
+             <p>After the table with empty cells.</p>\n\
+             <pre>let x = 5;\nlet y = 6;\nlet zed = 7;</pre>\n</body></html>\n";
+        office_to_pdf(dir.path(), "empty.html", html)
+    })
+}
+
 /// A 20-page PDF made by LibreOffice: on each page a heading "Chapter N" and three paragraphs.
 pub fn twenty_page_pdf() -> &'static [u8] {
     static PDF: OnceLock<Vec<u8>> = OnceLock::new();
