@@ -39,6 +39,8 @@ export async function call(method, path, { query = {}, body, adminKey = session.
   } catch {
     throw new ApiError(0, "The server could not be reached. Check the network connection, then try again.");
   }
+  // A deletion answers 204 without a body.
+  if (response.status === 204) return null;
   if (response.ok) return response.json();
   let serverMessage = "";
   try {

@@ -1,5 +1,5 @@
 // The dashboard's entry point: the login, the layout and the hash routes (#/overview, #/keys,
-// #/usage, #/audit, #/settings). Every view is a module under views/ with
+// #/usage, #/audit, #/settings, #/voice). Every view is a module under views/ with
 // `render(container)`, which may answer a function that cleans up when the view is left.
 
 import { call } from "./api.js";
@@ -11,6 +11,7 @@ import * as keys from "./views/keys.js";
 import * as overview from "./views/overview.js";
 import * as settings from "./views/settings.js";
 import * as usage from "./views/usage.js";
+import * as voice from "./views/voice.js";
 
 const VIEWS = {
   overview: { title: "Overview", module: overview },
@@ -18,6 +19,7 @@ const VIEWS = {
   usage: { title: "Usage", module: usage },
   audit: { title: "Audit log", module: audit },
   settings: { title: "Cost control and rate limit", module: settings },
+  voice: { title: "Voice", module: voice },
 };
 
 const main = document.getElementById("main");

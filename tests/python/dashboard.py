@@ -4,8 +4,10 @@ The scenario, as an admin goes through it: log in with the admin key; read the o
 a developer key in the Keys view (its secret read from the dialog that shows it once) and set
 its character limit; make translations through the API with two reporting tags; check that the
 Usage view's tables, chart and CSV show exactly those numbers, by key and by tag; read the audit
-log and the settings; deactivate the key in the UI and see the API refuse it; log out; and see a
-developer key refused at the login. axe-core checks every view (and the dialogs) in the same
+log; in the Voice view turn translated speech on and create, edit and delete a spoken terms list
+(each checked through the API, and the API's refusals shown); set cost control and the rate
+limit; deactivate the key in the UI and see the API refuse it; log out; and see a developer key
+refused at the login. axe-core checks every view (and the dialogs) in the same
 browser: any `serious` or `critical` violation fails the run. The browser's console must show
 no script error and no Content-Security-Policy violation.
 
@@ -150,8 +152,11 @@ class Dashboard:
         return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")] for row in rows]
 
     def headers(self, caption_part):
-        xpath = f"//table[caption[contains(normalize-space(), '{caption_part}')]]//thead//th"
-        return [cell.text for cell in self.driver.find_elements(By.XPATH, xpath)]
+        """The column headers of the table whose caption contains `caption_part`, once it is shown
+        (a view's heading comes before its tables)."""
+        xpath = f"//table[caption[contains(normalize-space(), '{caption_part}')]]"
+        table = self.wait.until(ec.visibility_of_element_located((By.XPATH, xpath)), f"no table “{caption_part}”")
+        return [cell.text for cell in table.find_elements(By.CSS_SELECTOR, "thead th")]
 
     # Evidence.
 
@@ -230,6 +235,114 @@ def login(page, key):
     field.clear()
     field.send_keys(key)
     page.button("Log in").click()
+
+
+def voice(page, base, admin_key):
+    """The Voice view: the translated-speech switch and a spoken terms list's life."""
+    driver = page.driver
+    status, switch = api(base, "GET", "/v2/admin/translated-speech", admin_key)
+    check((status, switch) == (200, {"translated_speech": False}), f"translated speech at first: {status} {switch}")
+    page.go("#/voice", "Voice")
+    page.wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "main"), "Translated speech is off"),
+                    "the Voice view does not say that translated speech is off")
+    page.find("main").find_element(By.XPATH, "//p[normalize-space()='No spoken terms lists yet.']")
+    page.axe("voice-empty")
+    checkbox = page.field("Allow translated speech")
+    check(not checkbox.is_selected(), "the translated-speech switch shows on while the API says off")
+    checkbox.click()
+    page.button("Save translated speech").click()
+    page.status("Translated speech is on.")
+    page.no_alert()
+    status, switch = api(base, "GET", "/v2/admin/translated-speech", admin_key)
+    check((status, switch) == (200, {"translated_speech": True}), f"translated speech after saving: {status} {switch}")
+    result = {"translated_speech": switch["translated_speech"]}
+
+    # A list the API refuses (a term twice): its own 400 message, and nothing created.
+    page.field("Name of the new list").send_keys("Twice")
+    page.field("Terms of the new list, one per line").send_keys("Glossa\nglossa")
+    page.button("Create list").click()
+    result["refused"] = page.wait_for_alert("'glossa' is listed twice")
+    status, lists = api(base, "GET", "/v2/admin/spoken-terms", admin_key)
+    check((status, lists) == (200, {"spoken_terms": []}), f"a refused list was created: {status} {lists}")
+
+    # Create a list: one term per line, a blank line ignored.
+    page.field("Name of the new list").clear()
+    page.field("Name of the new list").send_keys("Product names")
+    terms = page.field("Terms of the new list, one per line")
+    terms.clear()
+    terms.send_keys("Glossa\nSpin\n\nWebAssembly")
+    page.button("Create list").click()
+    page.status("Spoken terms list “Product names” created.")
+    page.no_alert()
+    status, lists = api(base, "GET", "/v2/admin/spoken-terms", admin_key)
+    check(status == 200 and len(lists["spoken_terms"]) == 1, f"the lists the API holds: {status} {lists}")
+    created = lists["spoken_terms"][0]
+    check((created["name"], created["terms"]) == ("Product names", ["Glossa", "Spin", "WebAssembly"]),
+          f"the list the API holds: {created}")
+    list_id = created["spoken_terms_id"]
+    headers = page.headers("Spoken terms lists")
+    rows = page.table_rows("Spoken terms lists")
+    check(len(rows) == 1 and rows[0][0] == "Product names" and rows[0][headers.index("Terms")] == "3"
+          and rows[0][headers.index("ID")] == list_id, f"the lists' table shows {rows}")
+    result["created"] = {"name": created["name"], "terms": created["terms"]}
+
+    # Edit it in its dialog: a refusal keeps the dialog open with the API's message; then a
+    # new name and new terms.
+    page.button("Edit Product names").click()
+    page.find("dialog")
+    name = page.field("Name")
+    check(name.get_attribute("value") == "Product names", f"the edit dialog's name: {name.get_attribute('value')}")
+    terms = page.field("Terms, one per line")
+    check(terms.get_attribute("value") == "Glossa\nSpin\nWebAssembly",
+          f"the edit dialog's terms: {terms.get_attribute('value')!r}")
+    page.axe("spoken-terms-dialog")
+    terms.clear()
+    terms.send_keys("x" * 101)
+    page.button("Save list").click()
+    page.wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "dialog [role=alert]"),
+                                                     "term 1 is longer than 100 characters"),
+                    "the dialog does not show the API's refusal")
+    result["refused_in_dialog"] = driver.find_element(By.CSS_SELECTOR, "dialog [role=alert]").text
+    page.screenshot("spoken-terms-dialog")
+    name.clear()
+    name.send_keys("Brands")
+    terms.clear()
+    terms.send_keys("Glossa\nSQLite")
+    page.button("Save list").click()
+    page.status("Spoken terms list “Brands” saved.")
+    page.wait.until(ec.invisibility_of_element_located((By.CSS_SELECTOR, "dialog")))
+    page.no_alert()
+    status, edited = api(base, "GET", f"/v2/admin/spoken-terms/{list_id}", admin_key)
+    check(status == 200 and (edited["name"], edited["terms"]) == ("Brands", ["Glossa", "SQLite"]),
+          f"the list after editing: {status} {edited}")
+    rows = page.table_rows("Spoken terms lists")
+    check([row[0] for row in rows] == ["Brands"], f"the lists' table after editing: {rows}")
+    result["edited"] = {"name": edited["name"], "terms": edited["terms"]}
+    page.screenshot("voice", whole_page=True)
+    page.axe("voice")
+
+    # The same view on a phone.
+    driver.set_window_size(390, 844)
+    page.go("#/voice", "Voice")
+    page.table_rows("Spoken terms lists")
+    page.screenshot("voice-phone")
+    page.axe("voice-phone")
+    driver.set_window_size(1280, 900)
+
+    # Delete it after confirming; the API no longer has it.
+    page.button("Delete Brands").click()
+    page.find("dialog")
+    page.axe("delete-spoken-terms-dialog")
+    page.button("Delete the list").click()
+    page.status("“Brands” is deleted.")
+    page.no_alert()
+    page.find("main").find_element(By.XPATH, "//p[normalize-space()='No spoken terms lists yet.']")
+    status, _ = api(base, "GET", f"/v2/admin/spoken-terms/{list_id}", admin_key)
+    check(status == 404, f"the deleted list answers {status}")
+    status, lists = api(base, "GET", "/v2/admin/spoken-terms", admin_key)
+    check((status, lists) == (200, {"spoken_terms": []}), f"the lists after deleting: {status} {lists}")
+    result["deleted_status"] = 404
+    return result
 
 
 def scenario(page, base, admin_key):
@@ -390,6 +503,10 @@ def scenario(page, base, admin_key):
     report["audit_actions"] = actions
     page.screenshot("audit")
     page.axe("audit")
+
+    # Voice: turn translated speech on, then create, edit and delete a spoken terms list; the API
+    # holds what the UI did.
+    report["voice"] = voice(page, base, admin_key)
 
     # Cost control and the rate limit.
     page.go("#/settings", "Cost control and rate limit")
