@@ -41,11 +41,14 @@ export function uid(prefix) {
   return `${prefix}-${unique}`;
 }
 
-/** A labelled input: `[label, input]`, the label naming the input by id. */
-export function field(labelText, attributes = {}, hint) {
+/**
+ * A labelled input (or other control: `tag`, such as "textarea"): `{input, element}`, the label
+ * naming the control by id, and `hint` below it describing it.
+ */
+export function field(labelText, attributes = {}, hint, tag = "input") {
   const id = attributes.id || uid("field");
   const hintId = hint ? `${id}-hint` : undefined;
-  const input = h("input", { ...attributes, id, "aria-describedby": hintId });
+  const input = h(tag, { ...attributes, id, "aria-describedby": hintId });
   return {
     input,
     element: h(
@@ -107,4 +110,21 @@ export function dialog(title, build) {
     document.body.append(element);
     element.showModal();
   });
+}
+
+/**
+ * Asks to confirm a destructive action: a dialog titled `title` with `paragraphs`, a danger button
+ * labelled `action` and Cancel (which has the focus). Answers a promise of whether it was confirmed.
+ */
+export async function confirmDanger(title, paragraphs, action) {
+  const confirmed = await dialog(title, (close) => [
+    ...paragraphs,
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { type: "button", class: "danger", onclick: () => close(true) }, action),
+      h("button", { type: "button", autofocus: true, onclick: () => close(false) }, "Cancel"),
+    ),
+  ]);
+  return confirmed === true;
 }

@@ -5,7 +5,7 @@
 // button; it is never stored.
 
 import { call, maskedKeyId, period } from "../api.js";
-import { dialog, field, h, replace, table } from "../dom.js";
+import { confirmDanger, dialog, field, h, replace, table } from "../dom.js";
 import { limit, number, time } from "../format.js";
 import { announce, clearError, showError } from "../notices.js";
 
@@ -225,16 +225,14 @@ async function editLimits(key) {
 }
 
 async function deactivate(kind, key) {
-  const confirmed = await dialog(`Deactivate “${key.label}”?`, (close) => [
-    h("p", {}, "The key stops working at once, and this cannot be undone: a deactivated key cannot be turned on again."),
-    h("p", {}, "Key ID: ", h("code", { class: "key-id" }, key.key_id)),
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "button", class: "danger", onclick: () => close(true) }, "Deactivate the key"),
-      h("button", { type: "button", autofocus: true, onclick: () => close(false) }, "Cancel"),
-    ),
-  ]);
+  const confirmed = await confirmDanger(
+    `Deactivate “${key.label}”?`,
+    [
+      h("p", {}, "The key stops working at once, and this cannot be undone: a deactivated key cannot be turned on again."),
+      h("p", {}, "Key ID: ", h("code", { class: "key-id" }, key.key_id)),
+    ],
+    "Deactivate the key",
+  );
   if (!confirmed) return null;
   await call("PUT", `${KINDS[kind].path}/deactivate`, { body: { key_id: key.key_id } });
   return `“${key.label}” is deactivated.`;

@@ -6,7 +6,7 @@
 // at most 100 lists, all in one answer.
 
 import { call } from "../api.js";
-import { dialog, field, h, replace, table, uid } from "../dom.js";
+import { confirmDanger, dialog, field, h, replace, table, uid } from "../dom.js";
 import { number, time } from "../format.js";
 import { announce, clearError, showError } from "../notices.js";
 
@@ -19,23 +19,6 @@ const TERMS_HINT =
 
 function section(id, title, ...children) {
   return h("section", { "aria-labelledby": id }, h("h2", { id, tabindex: "-1" }, title), ...children);
-}
-
-/** A labelled multi-line input, like `field`. */
-function textArea(labelText, attributes = {}, hint) {
-  const id = uid("field");
-  const hintId = hint ? `${id}-hint` : undefined;
-  const input = h("textarea", { ...attributes, id, "aria-describedby": hintId });
-  return {
-    input,
-    element: h(
-      "div",
-      { class: "field" },
-      h("label", { for: id }, labelText),
-      input,
-      hint ? h("p", { class: "hint", id: hintId }, hint) : null,
-    ),
-  };
 }
 
 /** The terms typed one per line; blank lines are no terms. The API trims and checks the rest. */
@@ -81,7 +64,7 @@ export async function render(container) {
 
   // Spoken terms lists.
   const name = field("Name of the new list", { type: "text", autocomplete: "off" });
-  const terms = textArea("Terms of the new list, one per line", { rows: "6", spellcheck: "false" }, TERMS_HINT);
+  const terms = field("Terms of the new list, one per line", { rows: "6", spellcheck: "false" }, TERMS_HINT, "textarea");
   const createForm = h(
     "form",
     { class: "stack-form", "aria-label": "New spoken terms list" },
@@ -215,7 +198,7 @@ async function edit(list) {
   clearError();
   const saved = await dialog(`Edit “${current.name}”`, (close) => {
     const name = field("Name", { type: "text", value: current.name, autocomplete: "off" });
-    const terms = textArea("Terms, one per line", { rows: "10", spellcheck: "false" }, TERMS_HINT);
+    const terms = field("Terms, one per line", { rows: "10", spellcheck: "false" }, TERMS_HINT, "textarea");
     terms.input.value = current.terms.join("\n");
     const problem = h("p", { class: "alert", role: "alert" });
     const form = h(
@@ -248,21 +231,19 @@ async function edit(list) {
 }
 
 async function confirmDelete(list) {
-  const confirmed = await dialog(`Delete “${list.name}”?`, (close) => [
-    h(
-      "p",
-      {},
-      "The list and its terms are deleted, and this cannot be undone. Sessions that name it go on; " +
-        "their next connections get no terms.",
-    ),
-    h("p", {}, "ID: ", h("code", { class: "key-id" }, list.spoken_terms_id)),
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "button", class: "danger", onclick: () => close(true) }, "Delete the list"),
-      h("button", { type: "button", autofocus: true, onclick: () => close(false) }, "Cancel"),
-    ),
-  ]);
+  const confirmed = await confirmDanger(
+    `Delete “${list.name}”?`,
+    [
+      h(
+        "p",
+        {},
+        "The list and its terms are deleted, and this cannot be undone. Sessions that name it go on; " +
+          "their next connections get no terms.",
+      ),
+      h("p", {}, "ID: ", h("code", { class: "key-id" }, list.spoken_terms_id)),
+    ],
+    "Delete the list",
+  );
   if (!confirmed) return null;
   await call("DELETE", listPath(list));
   // The row and its buttons are gone: focus goes to the lists' heading.
