@@ -6,8 +6,9 @@ its character limit; make translations through the API with two reporting tags; 
 Usage view's tables, chart and CSV show exactly those numbers, by key and by tag; read the audit
 log; in the Voice view turn translated speech on and create, edit and delete a spoken terms list
 (each checked through the API, and the API's refusals shown); set cost control and the rate
-limit; deactivate the key in the UI and see the API refuse it; log out; and see a developer key
-refused at the login. axe-core checks every view (and the dialogs) in the same
+limit; deactivate the key in the UI and see the API refuse it; log out; see a developer key
+refused at the login; and, with the keyboard alone, log in, move between views and open and
+dismiss a dialog, the focus always visible. axe-core checks every view (and the dialogs) in the same
 browser: any `serious` or `critical` violation fails the run. The browser's console must show
 no script error and no Content-Security-Policy violation.
 
@@ -48,7 +49,9 @@ try:
     from selenium import webdriver
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
@@ -228,6 +231,58 @@ class Dashboard:
         check(href.startswith(prefix), f"the CSV link is not a data: URL of text/csv: {href[:60]}")
         text = urllib.parse.unquote(href[len(prefix):])
         return list(csv.DictReader(io.StringIO(text))), link.get_attribute("download")
+
+
+def press(page, *keys):
+    """Presses keys as a keyboard does, on whatever has the focus."""
+    ActionChains(page.driver).send_keys(*keys).perform()
+
+
+def tab_to(page, describe, wanted, most=60):
+    """Presses Tab until the focused element is `wanted` (a predicate on it), checking on the way
+    that the focus is visible (an outline or a box shadow); answers the element."""
+    for _ in range(most):
+        press(page, Keys.TAB)
+        focused = page.driver.switch_to.active_element
+        if wanted(focused):
+            style = page.driver.execute_script(
+                "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth, s.boxShadow];",
+                focused,
+            )
+            visible = (style[0] != "none" and style[1] not in ("0px", "")) or style[2] not in ("none", "")
+            check(visible, f"the focus on {describe} is not visible: {style}")
+            return focused
+    raise Failure(f"Tab never reached {describe}")
+
+
+def keyboard_only(page, admin_key):
+    """Logs in, moves between views and opens and dismisses a dialog with the keyboard alone."""
+    driver = page.driver
+    page.heading("Log in")
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    tab_to(page, "the admin key field", lambda element: element.get_attribute("type") == "password")
+    # The field still holds the refused developer key: select it all and type over it.
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).perform()
+    press(page, admin_key, Keys.ENTER)
+    # Logged in, the app opens the view its address names (the last one, Keys).
+    page.button("Log out")
+    tab_to(page, "the Usage link", lambda element: element.tag_name == "a" and element.text == "Usage")
+    press(page, Keys.ENTER)
+    page.heading("Usage")
+    check("usage" in driver.current_url, f"Enter on the Usage link opened {driver.current_url}")
+    link = driver.find_element(By.XPATH, "//nav//a[normalize-space()='Usage']")
+    check(link.get_attribute("aria-current") == "page", "the current view's link is not marked")
+    tab_to(page, "the Keys link", lambda element: element.tag_name == "a" and element.text == "Keys")
+    press(page, Keys.ENTER)
+    page.heading("Keys")
+    tab_to(page, "a Deactivate button", lambda element: element.tag_name == "button"
+           and element.text.startswith("Deactivate"))
+    press(page, Keys.ENTER)
+    page.find("dialog[open]")
+    check(driver.switch_to.active_element.text == "Cancel", "the confirmation's focus is not on Cancel")
+    press(page, Keys.ESCAPE)
+    page.wait.until(lambda _: not driver.find_elements(By.CSS_SELECTOR, "dialog[open]"), "Escape did not close it")
+    page.screenshot("keyboard")
 
 
 def login(page, key):
@@ -570,6 +625,9 @@ def scenario(page, base, admin_key):
     report["developer_key_login"] = refusal
     page.screenshot("developer-key-refused")
     page.axe("developer-key-refused")
+
+    # The keyboard alone: log in, change views, open and dismiss a dialog.
+    keyboard_only(page, admin_key)
 
     problems = page.console_problems()
     check(not problems, "the browser's console shows errors:\n" + "\n".join(problems))
